@@ -1,0 +1,53 @@
+# perf: a from-scratch perf record with a flight-recorder mode.
+#   make            ./perf (objects in build/)
+#   make san        build-san/perf with AddressSanitizer + UBSan
+#   make check      both builds, then tests/run (the whole suite)
+#   make doc        man pages from Documentation/*.txt
+#   make bench      side-by-side benchmarks against the stock perf
+
+PKGS    := libtraceevent libtracefs libelf
+CC      ?= cc
+O       ?= build
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
+           $(shell pkg-config --cflags $(PKGS))
+LDLIBS  += $(shell pkg-config --libs $(PKGS))
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c \
+        $(sort $(wildcard util/*.c)) $(sort $(wildcard tests/*.c))
+OBJS := $(SRCS:%.c=$(O)/%.o)
+
+all: perf
+
+perf: $(O)/perf
+	ln -sf $(O)/perf perf
+
+$(O)/perf: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(OBJS:.o=.d)
+
+san:
+	$(MAKE) O=build-san CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" build-san/perf
+
+check: perf san
+	tests/run
+
+DOCS := $(wildcard Documentation/perf*.txt)
+doc: $(DOCS:.txt=.1)
+
+Documentation/%.1: Documentation/%.txt
+	asciidoctor -b manpage -d manpage -a mansource=perf -a manmanual='perf Manual' -o $@ $<
+
+bench: perf
+	bench/run
+
+clean:
+	rm -rf build build-san perf Documentation/*.1
+
+.PHONY: all perf san check doc bench clean

@@ -1,0 +1,99 @@
+#include "util/event.h"
+#include "util/header.h"
+
+#include <errno.h>
+#include <string.h>
+
+size_t event__begin(struct buf *b, u32 type, u16 misc)
+{
+	struct perf_event_header h = { .type = type, .misc = misc };
+	size_t start = b->len;
+
+	buf__add(b, &h, sizeof(h));
+	return start;
+}
+
+size_t event__end(struct buf *b, size_t start, u64 sample_type, const struct sample_id *sid)
+{
+	size_t size;
+
+	buf__zero(b, ALIGN_UP(b->len, 8) - b->len);
+	if (sample_type & PERF_SAMPLE_TID) {
+		buf__u32(b, sid->pid);
+		buf__u32(b, sid->tid);
+	}
+	if (sample_type & PERF_SAMPLE_TIME)
+		buf__u64(b, sid->time);
+	if (sample_type & PERF_SAMPLE_ID)
+		buf__u64(b, sid->id);
+	if (sample_type & PERF_SAMPLE_STREAM_ID)
+		buf__u64(b, 0);
+	if (sample_type & PERF_SAMPLE_CPU) {
+		buf__u32(b, sid->cpu);
+		buf__u32(b, 0);
+	}
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		buf__u64(b, sid->id);
+	if (b->err)
+		return 0;
+	size = b->len - start;
+	((struct perf_event_header *)(b->p + start))->size = size;
+	return size;
+}
+
+int event__parse_id(const struct perf_event_header *h, u64 t, struct sample_id *sid)
+{
+	const u64 *end = (const u64 *)((const char *)h + h->size);
+	const u64 *p = end;
+	size_t need = 0;
+
+	memset(sid, 0, sizeof(*sid));
+	need += !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
+		!!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
+		!!(t & PERF_SAMPLE_IDENTIFIER);
+	if (h->size < sizeof(*h) + need * 8)
+		return -EINVAL;
+	/* the trailer is read backwards from the record's end */
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		sid->id = *--p;
+	if (t & PERF_SAMPLE_CPU)
+		sid->cpu = (u32)*--p;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		--p;
+	if (t & PERF_SAMPLE_ID)
+		sid->id = *--p;
+	if (t & PERF_SAMPLE_TIME)
+		sid->time = *--p;
+	if (t & PERF_SAMPLE_TID) {
+		u64 v = *--p;
+
+		sid->pid = (u32)v;
+		sid->tid = (u32)(v >> 32);
+	}
+	return 0;
+}
+
+const char *event__type_name(u32 type)
+{
+	static const char *const names[] = {
+		[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST",
+		[PERF_RECORD_COMM] = "COMM", [PERF_RECORD_EXIT] = "EXIT",
+		[PERF_RECORD_THROTTLE] = "THROTTLE", [PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+		[PERF_RECORD_FORK] = "FORK", [PERF_RECORD_READ] = "READ",
+		[PERF_RECORD_SAMPLE] = "SAMPLE", [PERF_RECORD_MMAP2] = "MMAP2",
+		[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
+		[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
+		[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+		[PERF_RECORD_NAMESPACES] = "NAMESPACES", [PERF_RECORD_KSYMBOL] = "KSYMBOL",
+		[PERF_RECORD_BPF_EVENT] = "BPF_EVENT", [PERF_RECORD_CGROUP] = "CGROUP",
+		[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	};
+
+	if (type == PERF_RECORD_FINISHED_ROUND)
+		return "FINISHED_ROUND";
+	if (type == PERF_RECORD_FINISHED_INIT)
+		return "FINISHED_INIT";
+	if (type < ARRAY_SIZE(names) && names[type])
+		return names[type];
+	return "UNKNOWN";
+}

@@ -1,0 +1,52 @@
+#ifndef PERF_EVLIST_H
+#define PERF_EVLIST_H
+
+#include <stddef.h>
+#include "util/evsel.h"
+#include "util/mmap.h"
+
+struct cpu_map;
+struct thread_map;
+
+/* The events of one session, the CPUs and threads they watch, and their
+ * rings: per CPU one forward ring and, for --overwrite, one backward ring;
+ * every event of a CPU writes into the ring of its direction (SET_OUTPUT). */
+struct evlist {
+	struct evsel **entries;
+	int nr_entries;
+	struct cpu_map *cpus;
+	struct thread_map *threads;
+	struct mmap *fwd;	/* [cpus->nr], .pc NULL where no forward event */
+	struct mmap *bwd;	/* [cpus->nr] or NULL */
+	int nr_mmaps;
+};
+
+/* NULL with errno set; evlist__delete() frees it and every evsel. */
+struct evlist *evlist__new(void);
+void evlist__delete(struct evlist *evlist);
+/* Takes ownership of evsel (deleted here on failure). 0 or -ENOMEM. */
+int evlist__add(struct evlist *evlist, struct evsel *evsel);
+/* Sets the cpu and thread maps (takes a reference to each). */
+void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);
+
+/* Opens every event; errbuf gets one line naming the event on failure. */
+int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose);
+/* Maps the rings (sizes in data bytes, powers of two). 0 or -errno with a
+ * "mmap: cpu N: ..." line in errbuf. */
+int evlist__mmap(struct evlist *evlist, size_t fwd_bytes, size_t bwd_bytes,
+		 char *errbuf, size_t errsz);
+void evlist__munmap(struct evlist *evlist);
+
+int evlist__enable(struct evlist *evlist);
+int evlist__disable(struct evlist *evlist);
+/* PAUSE_OUTPUT on every backward ring (1 pauses, 0 resumes). 0 or -errno. */
+int evlist__pause_backward(struct evlist *evlist, int pause);
+
+/* The event owning a sample id; NULL if unknown. */
+struct evsel *evlist__id2evsel(const struct evlist *evlist, u64 id);
+int evlist__has_tracepoints(const struct evlist *evlist);
+
+#define evlist__for_each(evlist, pos, i) \
+	for ((i) = 0; (i) < (evlist)->nr_entries && ((pos) = (evlist)->entries[i]); (i)++)
+
+#endif

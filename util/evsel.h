@@ -1,0 +1,52 @@
+#ifndef PERF_EVSEL_H
+#define PERF_EVSEL_H
+
+#include <linux/perf_event.h>
+#include "util/util.h"
+
+struct cpu_map;
+struct thread_map;
+
+/* One event as the user asked for it, and once opened, its fds and ids,
+ * one per (cpu, thread) pair, laid out [cpu][thread]. */
+struct evsel {
+	struct perf_event_attr attr;
+	char *name;
+	char *tp_sys, *tp_name;	/* tracepoints only */
+	int idx;
+	int overwrite;		/* -1: as --overwrite says; 0/1: /no-overwrite/, /overwrite/ */
+	int user_period;	/* period/freq came from a term: -c/-F leave it */
+	int tracking;		/* the dummy carrying COMM/MMAP2/FORK/EXIT */
+	int nr_cpus, nr_threads;
+	int *fd;
+	u64 *id;
+};
+
+/* New event with a copy of attr and name; NULL with errno set. Freed with
+ * evsel__delete(), which also closes whatever was opened. */
+struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
+void evsel__delete(struct evsel *evsel);
+
+/* Opens one fd per cpu x thread. Falls back from cycles to cpu-clock the
+ * way perf does (msg gets the note when verbose). 0 or -errno; on error all
+ * fds of this evsel are closed and errbuf says why in one line. */
+int evsel__open(struct evsel *evsel, struct cpu_map *cpus,
+		struct thread_map *threads, char *errbuf, size_t errsz, int verbose);
+void evsel__close(struct evsel *evsel);
+
+static inline int *evsel__fd(struct evsel *e, int cpu_idx, int thread_idx)
+{
+	return &e->fd[cpu_idx * e->nr_threads + thread_idx];
+}
+
+/* Explains an open() failure in one line (paranoid hint for EACCES...). */
+void evsel__open_strerror(struct evsel *evsel, int err, pid_t tid,
+			  char *buf, size_t sz);
+
+/* Size of the sample_id_all trailer for this attr's sample_type. */
+size_t evsel__id_hdr_size(const struct perf_event_attr *attr);
+
+int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			int group_fd, unsigned long flags);
+
+#endif

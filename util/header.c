@@ -1,0 +1,207 @@
+#include "util/header.h"
+#include "util/cpumap.h"
+#include "util/evlist.h"
+#include "util/tp.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define NAME_ALIGN 64
+
+/* perf's string: u32 length (NUL included, padded to 64), then the bytes. */
+static void put_string(struct buf *b, const char *s)
+{
+	u32 len = strlen(s) + 1, padded = ALIGN_UP(len, NAME_ALIGN);
+
+	buf__u32(b, padded);
+	buf__add(b, s, len);
+	buf__zero(b, padded - len);
+}
+
+/* The value of "key : value" in /proc/cpuinfo's first block, or "". */
+static void cpuinfo_field(const char *cpuinfo, const char *key, char *out, size_t sz)
+{
+	size_t klen = strlen(key);
+
+	out[0] = '\0';
+	for (const char *line = cpuinfo; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, key, klen) && (line[klen] == ' ' || line[klen] == '\t' ||
+						   line[klen] == ':')) {
+			const char *v = strchr(line, ':');
+			size_t n;
+
+			if (!v)
+				return;
+			v++;
+			while (*v == ' ')
+				v++;
+			n = strcspn(v, "\n");
+			snprintf(out, sz, "%.*s", (int)MIN(n, sz - 1), v);
+			return;
+		}
+	}
+}
+
+static void feat_cpu(struct buf *b, int feat)
+{
+	char *ci = read_file("/proc/cpuinfo", NULL);
+	char v[256] = "", fam[32] = "", model[32] = "", step[32] = "", out[512];
+
+	if (feat == HEADER_CPUDESC) {
+		cpuinfo_field(ci, "model name", v, sizeof(v));
+		/* perf squeezes repeated blanks */
+		for (char *p = v; *p; p++)
+			while (*p == ' ' && p[1] == ' ')
+				memmove(p, p + 1, strlen(p));
+		put_string(b, *v ? v : "unknown");
+	} else {
+		cpuinfo_field(ci, "vendor_id", v, sizeof(v));
+		cpuinfo_field(ci, "cpu family", fam, sizeof(fam));
+		cpuinfo_field(ci, "model", model, sizeof(model));
+		cpuinfo_field(ci, "stepping", step, sizeof(step));
+		snprintf(out, sizeof(out), "%s,%s,%s,%s", *v ? v : "unknown", fam, model, step);
+		put_string(b, out);
+	}
+	free(ci);
+}
+
+static void feat_total_mem(struct buf *b)
+{
+	char *mi = read_file("/proc/meminfo", NULL), v[64] = "";
+
+	cpuinfo_field(mi, "MemTotal", v, sizeof(v));
+	buf__u64(b, strtoull(v, NULL, 10));
+	free(mi);
+}
+
+static void feat_nrcpus(struct buf *b)
+{
+	struct cpu_map *online = cpu_map__new(NULL);
+
+	buf__u32(b, cpu__max_present());
+	buf__u32(b, online ? online->nr : 1);
+	cpu_map__put(online);
+}
+
+static void feat_cmdline(struct buf *b, const struct header_info *info)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	buf__u32(b, info->argc);
+	for (int i = 0; i < info->argc; i++)
+		put_string(b, i == 0 && n > 0 ? exe : info->argv[i]);
+}
+
+static void feat_event_desc(struct buf *b, const struct evlist *evlist)
+{
+	buf__u32(b, evlist->nr_entries);
+	buf__u32(b, sizeof(struct perf_event_attr));
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		const struct evsel *e = evlist->entries[i];
+		int nids = e->nr_cpus * e->nr_threads;
+
+		buf__add(b, &e->attr, sizeof(e->attr));
+		buf__u32(b, nids);
+		put_string(b, e->name);
+		buf__add(b, e->id, nids * sizeof(u64));
+	}
+}
+
+static int feat_tracing_data(struct buf *b, const struct evlist *evlist)
+{
+	const char **names = calloc(evlist->nr_entries + 1, sizeof(char *));
+	char (*storage)[256] = calloc(evlist->nr_entries + 1, 256);
+	int n = 0, err;
+
+	if (!names || !storage) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		const struct evsel *e = evlist->entries[i];
+
+		if (e->attr.type != PERF_TYPE_TRACEPOINT || !e->tp_sys)
+			continue;
+		snprintf(storage[n], 256, "%s:%s", e->tp_sys, e->tp_name);
+		names[n] = storage[n];
+		n++;
+	}
+	err = tp__tracing_data(b, names, n);
+out:
+	free(names);
+	free(storage);
+	return err;
+}
+
+int header__build_features(struct buf *out, u64 base, u64 features[4],
+			   const struct header_info *info)
+{
+	int feats[32], nfeat = 0, err = 0;
+	struct utsname uts;
+	struct buf body = { 0 };
+	size_t table_at;
+
+	uname(&uts);
+	if (info->evlist && evlist__has_tracepoints(info->evlist))
+		feats[nfeat++] = HEADER_TRACING_DATA;
+	feats[nfeat++] = HEADER_HOSTNAME;
+	feats[nfeat++] = HEADER_OSRELEASE;
+	feats[nfeat++] = HEADER_VERSION;
+	feats[nfeat++] = HEADER_ARCH;
+	feats[nfeat++] = HEADER_NRCPUS;
+	feats[nfeat++] = HEADER_CPUDESC;
+	feats[nfeat++] = HEADER_CPUID;
+	feats[nfeat++] = HEADER_TOTAL_MEM;
+	if (info->argc)
+		feats[nfeat++] = HEADER_CMDLINE;
+	if (info->evlist)
+		feats[nfeat++] = HEADER_EVENT_DESC;
+	if (info->last_sample_time)
+		feats[nfeat++] = HEADER_SAMPLE_TIME;
+
+	/* the table of {offset,size} comes first, then the bodies in bit order */
+	table_at = out->len;
+	buf__zero(out, nfeat * sizeof(struct perf_file_section));
+	for (int i = 0; i < nfeat && !err; i++) {
+		struct perf_file_section sec;
+
+		body.len = 0;
+		switch (feats[i]) {
+		case HEADER_TRACING_DATA: err = feat_tracing_data(&body, info->evlist); break;
+		case HEADER_HOSTNAME: put_string(&body, uts.nodename); break;
+		case HEADER_OSRELEASE: put_string(&body, uts.release); break;
+		case HEADER_VERSION: put_string(&body, PERF_VERSION); break;
+		case HEADER_ARCH: put_string(&body, uts.machine); break;
+		case HEADER_NRCPUS: feat_nrcpus(&body); break;
+		case HEADER_CPUDESC:
+		case HEADER_CPUID: feat_cpu(&body, feats[i]); break;
+		case HEADER_TOTAL_MEM: feat_total_mem(&body); break;
+		case HEADER_CMDLINE: feat_cmdline(&body, info); break;
+		case HEADER_EVENT_DESC: feat_event_desc(&body, info->evlist); break;
+		case HEADER_SAMPLE_TIME:
+			buf__u64(&body, info->first_sample_time);
+			buf__u64(&body, info->last_sample_time);
+			break;
+		}
+		if (body.err)
+			err = body.err;
+		if (err)
+			break;
+		sec.offset = base + out->len;
+		sec.size = body.len;
+		buf__add(out, body.p, body.len);
+		if (!out->err)
+			memcpy(out->p + table_at + i * sizeof(sec), &sec, sizeof(sec));
+		feature__set(features, feats[i]);
+	}
+	buf__release(&body);
+	return err ? err : out->err;
+}

@@ -1,0 +1,64 @@
+#ifndef PERF_HEADER_H
+#define PERF_HEADER_H
+
+#include <linux/perf_event.h>
+#include "util/buf.h"
+
+#define PERF_MAGIC 0x32454c4946524550ULL	/* "PERFILE2" */
+
+struct perf_file_section {
+	u64 offset;
+	u64 size;
+};
+
+struct perf_file_header {
+	u64 magic;
+	u64 size;
+	u64 attr_size;
+	struct perf_file_section attrs;
+	struct perf_file_section data;
+	struct perf_file_section event_types;
+	u64 adds_features[4];
+};
+
+struct perf_file_attr {
+	struct perf_event_attr attr;
+	struct perf_file_section ids;
+};
+
+enum header_feature {
+	HEADER_TRACING_DATA = 1, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE,
+	HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
+	HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_CPU_TOPOLOGY,
+	HEADER_NUMA_TOPOLOGY, HEADER_BRANCH_STACK, HEADER_PMU_MAPPINGS, HEADER_GROUP_DESC,
+	HEADER_AUXTRACE, HEADER_STAT, HEADER_CACHE, HEADER_SAMPLE_TIME,
+	HEADER_FEAT_BITS = 256,
+};
+
+/* perf's user-space record types */
+enum {
+	PERF_RECORD_FINISHED_ROUND = 68,
+	PERF_RECORD_FINISHED_INIT = 82,
+};
+
+#define PERF_VERSION "0.1.0-flightrec"
+
+struct evlist;
+
+/* What the feature sections describe beyond the machine itself. */
+struct header_info {
+	const struct evlist *evlist;
+	int argc;
+	const char **argv;
+	u64 first_sample_time, last_sample_time;	/* 0, 0: no samples */
+};
+
+/* Appends the feature table and bodies for a file whose feature area
+ * starts at file offset base, setting the bits in features[]. 0 or -errno. */
+int header__build_features(struct buf *out, u64 base, u64 features[4],
+			   const struct header_info *info);
+
+static inline void feature__set(u64 *bits, int f) { bits[f / 64] |= 1ULL << (f % 64); }
+static inline int feature__isset(const u64 *bits, int f) { return !!(bits[f / 64] & (1ULL << (f % 64))); }
+
+#endif

@@ -1,0 +1,57 @@
+#ifndef PERF_MMAP_H
+#define PERF_MMAP_H
+
+#include <linux/perf_event.h>
+#include <sys/uio.h>
+#include "util/util.h"
+
+/* One ring buffer: a control page followed by 2^n data pages. */
+struct mmap {
+	struct perf_event_mmap_page *pc;
+	char *data;
+	u64 mask;		/* data size - 1 */
+	size_t map_len;
+	int fd;
+	int cpu;
+	int backward;		/* write_backward ring, mapped read-only */
+	u64 prev;		/* forward: our tail; backward: head at the last snapshot */
+};
+
+/* Maps fd's ring with data_bytes (a power of two >= page) of data. A forward
+ * ring is mapped read-write (so the kernel honours data_tail), a backward
+ * one read-only (so it overwrites). 0 or -errno. */
+int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward);
+void mmap__munmap(struct mmap *m);
+
+static inline u64 mmap__read_head(const struct mmap *m)
+{
+	return __atomic_load_n(&m->pc->data_head, __ATOMIC_ACQUIRE);
+}
+
+static inline void mmap__write_tail(struct mmap *m, u64 tail)
+{
+	__atomic_store_n(&m->pc->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* The readable bytes [start, end) of a forward ring, as one or two iovecs
+ * pointing into the mapped pages (no copy). Returns the iovec count. */
+int mmap__span_iov(const struct mmap *m, u64 start, u64 end, struct iovec iov[2]);
+
+/* Copies len bytes at ring position pos (wrapping) into dst. */
+void mmap__copy(const struct mmap *m, u64 pos, void *dst, size_t len);
+
+/* The record header at ring position pos (headers never straddle the end:
+ * records are 8-byte aligned and the data size is a power of two). */
+static inline const struct perf_event_header *mmap__header(const struct mmap *m, u64 pos)
+{
+	return (const struct perf_event_header *)(m->data + (pos & m->mask));
+}
+
+/* Walks the complete records of a forward ring span, calling cb for each
+ * with its ring position. Stops early at a malformed size (returns -EINVAL)
+ * or a non-zero cb return. */
+typedef int (*mmap_record_cb)(const struct mmap *m, u64 pos,
+			      const struct perf_event_header *h, void *arg);
+int mmap__for_each(const struct mmap *m, u64 start, u64 end, mmap_record_cb cb, void *arg);
+
+#endif

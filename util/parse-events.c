@@ -1,0 +1,326 @@
+#include "util/parse-events.h"
+#include "util/evlist.h"
+#include "util/tp.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct symbol_event {
+	const char *name;
+	unsigned int type;
+	unsigned long long config;
+};
+
+static const struct symbol_event symbols[] = {
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+	{ "bpf-output", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT },
+};
+
+int parse_events__symbol(const char *name, unsigned int *type, unsigned long long *config)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(symbols); i++) {
+		if (!strcmp(symbols[i].name, name)) {
+			*type = symbols[i].type;
+			*config = symbols[i].config;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* What one event term list and modifier string ask for. */
+struct event_mods {
+	int excl_user, excl_kernel, excl_hv, precise;
+	int has_period, has_freq, overwrite;
+	unsigned long long period, freq;
+	char name[64];
+};
+
+struct parse_ctx {
+	struct evlist *evlist;
+	const char *whole;	/* the -e argument, for messages */
+	char *err;
+	size_t errsz;
+};
+
+static int syntax_error(struct parse_ctx *ctx, const char *fmt, const char *what)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, what);
+	snprintf(ctx->err, ctx->errsz, "event syntax error: '%s': %s", ctx->whole, msg);
+	return -1;
+}
+
+static int parse_modifiers(struct parse_ctx *ctx, const char *s, struct event_mods *m)
+{
+	int u = 0, k = 0, h = 0;
+
+	for (; *s; s++) {
+		switch (*s) {
+		case 'u': u = 1; break;
+		case 'k': k = 1; break;
+		case 'h': h = 1; break;
+		case 'p': m->precise++; break;
+		case 'P': m->precise = 3; break;
+		case 'G': case 'H': break;	/* no guests here: accepted as perf does */
+		default: {
+			char c[2] = { *s, 0 };
+			return syntax_error(ctx, "unknown modifier '%s'", c);
+		}
+		}
+	}
+	if (m->precise > 3)
+		return syntax_error(ctx, "%s", "too many 'p' modifiers (at most 3)");
+	if (u || k || h) {
+		m->excl_user = !u;
+		m->excl_kernel = !k;
+		m->excl_hv = !h;
+	}
+	return 0;
+}
+
+static int parse_terms(struct parse_ctx *ctx, char *terms, struct event_mods *m)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *val = strchr(t, '=');
+		u64 v;
+
+		if (val)
+			*val++ = '\0';
+		if (!strcmp(t, "overwrite") && !val) {
+			m->overwrite = 1;
+		} else if (!strcmp(t, "no-overwrite") && !val) {
+			m->overwrite = 0;
+		} else if (!strcmp(t, "name") && val && *val) {
+			snprintf(m->name, sizeof(m->name), "%s", val);
+		} else if (!strcmp(t, "period") || !strcmp(t, "freq")) {
+			if (!val || parse_u64(val, &v) || v == 0)
+				return syntax_error(ctx, "bad value for term '%s' (a positive number)", t);
+			if (t[0] == 'p') {
+				m->has_period = 1;
+				m->period = v;
+			} else {
+				m->has_freq = 1;
+				m->freq = v;
+			}
+		} else {
+			return syntax_error(ctx, "unknown term '%s' (period, freq, overwrite, "
+					    "no-overwrite, name)", t);
+		}
+	}
+	return 0;
+}
+
+static int add_event(struct parse_ctx *ctx, struct perf_event_attr *attr, const char *name,
+		     const struct event_mods *m, const char *sys, const char *tp)
+{
+	struct evsel *e;
+
+	attr->exclude_user = m->excl_user;
+	attr->exclude_kernel = m->excl_kernel;
+	attr->exclude_hv = m->excl_hv;
+	if (attr->type == PERF_TYPE_HARDWARE)
+		attr->precise_ip = m->precise;
+	if (m->has_period) {
+		attr->sample_period = m->period;
+		attr->freq = 0;
+	} else if (m->has_freq) {
+		attr->sample_freq = m->freq;
+		attr->freq = 1;
+	}
+	e = evsel__new(attr, m->name[0] ? m->name : name);
+	if (!e)
+		goto nomem;
+	e->overwrite = m->overwrite;
+	e->user_period = m->has_period || m->has_freq;
+	if (sys) {
+		e->tp_sys = strdup(sys);
+		e->tp_name = strdup(tp);
+		if (!e->tp_sys || !e->tp_name) {
+			evsel__delete(e);
+			goto nomem;
+		}
+	}
+	if (evlist__add(ctx->evlist, e))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(ctx->err, ctx->errsz, "parse events: %s", strerror(ENOMEM));
+	return -1;
+}
+
+struct tp_add_arg {
+	struct parse_ctx *ctx;
+	const struct event_mods *mods;
+	const char *mod_str;
+};
+
+static int tp_add(const char *sys, const char *name, void *arg)
+{
+	struct tp_add_arg *a = arg;
+	struct perf_event_attr attr = { .type = PERF_TYPE_TRACEPOINT };
+	char full[512];
+	int id = tp__id(sys, name);
+
+	if (id < 0)
+		return 0;	/* enable-only files like events/ftrace/... have no id */
+	attr.config = id;
+	attr.sample_period = 1;
+	snprintf(full, sizeof(full), "%s:%s%s%s", sys, name, *a->mod_str ? ":" : "", a->mod_str);
+	return add_event(a->ctx, &attr, full, a->mods, sys, name) ? -ECANCELED : 0;
+}
+
+static int valid_tp_part(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-*?[]!.", *s))
+			return 0;
+	return 1;
+}
+
+static int parse_tracepoint(struct parse_ctx *ctx, const char *sys, const char *name,
+			    const struct event_mods *m, const char *mod_str)
+{
+	struct tp_add_arg arg = { ctx, m, mod_str };
+	int before = ctx->evlist->nr_entries, n;
+
+	if (!valid_tp_part(sys) || !valid_tp_part(name))
+		return syntax_error(ctx, "'%s' is not an event name", ctx->whole);
+	n = tp__for_each_match(sys, name, tp_add, &arg);
+	if (n == -ECANCELED)
+		return -1;
+	if (n < 0 && !tp__dir()) {
+		snprintf(ctx->err, ctx->errsz, "event syntax error: '%s': tracefs is not "
+			 "available (%s); mount it with 'mount -t tracefs nodev /sys/kernel/tracing'",
+			 ctx->whole, strerror(-n));
+		return -1;
+	}
+	if (n <= 0 || ctx->evlist->nr_entries == before) {
+		char what[256];
+
+		snprintf(what, sizeof(what), "%s:%s", sys, name);
+		return syntax_error(ctx, "unknown tracepoint '%s'", what);
+	}
+	return 0;
+}
+
+static int parse_one(struct parse_ctx *ctx, char *ev)
+{
+	struct event_mods m = { .overwrite = -1 };
+	struct perf_event_attr attr = { 0 };
+	char *slash = strchr(ev, '/'), *colon, *mods = "";
+	char *parts[3];
+	int nparts = 0;
+
+	if (!*ev)
+		return syntax_error(ctx, "%s", "empty event");
+	if (slash) {
+		char *close = strrchr(ev, '/');
+
+		if (close == slash)
+			return syntax_error(ctx, "%s", "unterminated '/' term list");
+		*slash = *close = '\0';
+		if (parse_terms(ctx, slash + 1, &m))
+			return -1;
+		mods = close + 1;
+		if (*mods == ':')
+			mods++;
+	}
+	/* NAME, NAME:MODS, SYS:NAME or SYS:NAME:MODS */
+	parts[nparts++] = ev;
+	while (nparts < 3 && (colon = strchr(parts[nparts - 1], ':'))) {
+		*colon = '\0';
+		parts[nparts++] = colon + 1;
+	}
+	if (strchr(parts[nparts - 1], ':'))
+		return syntax_error(ctx, "%s", "too many ':'");
+	if (nparts == 1 || (nparts == 2 && !parse_events__symbol(parts[0], &attr.type,
+								  (unsigned long long *)&attr.config))) {
+		if (nparts == 2) {
+			if (*mods)
+				return syntax_error(ctx, "%s", "modifiers given twice");
+			mods = parts[1];
+		}
+		if (parse_events__symbol(parts[0], &attr.type, (unsigned long long *)&attr.config))
+			return syntax_error(ctx, "unknown event '%s'", parts[0]);
+		if (parse_modifiers(ctx, mods, &m))
+			return -1;
+		if (attr.config == PERF_COUNT_SW_DUMMY && attr.type == PERF_TYPE_SOFTWARE)
+			attr.sample_period = 1;
+		else {
+			attr.freq = 1;
+			attr.sample_freq = 4000;
+		}
+		char full[128];
+
+		snprintf(full, sizeof(full), "%s%s%s", parts[0], *mods ? ":" : "", mods);
+		return add_event(ctx, &attr, full, &m, NULL, NULL);
+	}
+	if (nparts == 3) {
+		if (*mods)
+			return syntax_error(ctx, "%s", "modifiers given twice");
+		mods = parts[2];
+	}
+	if (parse_modifiers(ctx, mods, &m))
+		return -1;
+	return parse_tracepoint(ctx, parts[0], parts[1], &m, mods);
+}
+
+int parse_events(struct evlist *evlist, const char *str, char *err, size_t errsz)
+{
+	struct parse_ctx ctx = { evlist, str, err, errsz };
+	char *copy = strdup(str), *p, *start;
+	int in_terms = 0, ret = 0;
+
+	if (!copy) {
+		snprintf(err, errsz, "parse events: %s", strerror(ENOMEM));
+		return -1;
+	}
+	/* split on the commas outside /terms/ */
+	for (p = start = copy; ; p++) {
+		if (*p == '/')
+			in_terms = !in_terms;
+		if ((*p == ',' && !in_terms) || !*p) {
+			int last = !*p;
+
+			*p = '\0';
+			ret = parse_one(&ctx, start);
+			if (ret || last)
+				break;
+			start = p + 1;
+		}
+	}
+	free(copy);
+	return ret;
+}

@@ -1,0 +1,50 @@
+#ifndef PERF_PARSE_OPTIONS_H
+#define PERF_PARSE_OPTIONS_H
+
+/* A small table-driven parser with perf's option conventions:
+ * -x, -xVAL, -x VAL, --long, --long=VAL, --long VAL, --no-long, "--". */
+
+enum opt_type { OPT_END, OPT_BOOLEAN, OPT_INCR, OPT_STRING, OPT_CALLBACK };
+
+enum opt_flags {
+	OPT_NOARG  = 1,	/* callback takes no value */
+	OPT_OPTARG = 2,	/* value only with --long=VAL */
+	OPT_NONEG  = 4,	/* --no-long not accepted */
+};
+
+struct option;
+/* arg is NULL for a no-arg callback or with --no-X (unset = 1).
+ * Returns 0, or -1 after printing a one-line error. */
+typedef int (*opt_cb)(const struct option *opt, const char *arg, int unset);
+
+struct option {
+	enum opt_type type;
+	int short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;
+	const char *help;
+	int flags;
+	opt_cb cb;
+	const char *defval;	/* OPT_OPTARG value when none is given */
+};
+
+#define OPT_BOOL(s, l, v, h) { OPT_BOOLEAN, (s), (l), (v), NULL, (h), 0, NULL, NULL }
+#define OPT_COUNT(s, l, v, h) { OPT_INCR, (s), (l), (v), NULL, (h), 0, NULL, NULL }
+#define OPT_STR(s, l, v, a, h) { OPT_STRING, (s), (l), (v), (a), (h), 0, NULL, NULL }
+#define OPT_CB(s, l, v, a, h, f) { OPT_CALLBACK, (s), (l), (v), (a), (h), 0, (f), NULL }
+#define OPT_CB_NOARG(s, l, v, h, f) { OPT_CALLBACK, (s), (l), (v), NULL, (h), OPT_NOARG, (f), NULL }
+#define OPT_CB_OPTARG(s, l, v, a, h, f, d) { OPT_CALLBACK, (s), (l), (v), (a), (h), OPT_OPTARG, (f), (d) }
+#define OPT_TERMINATOR { OPT_END, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }
+
+enum { PARSE_OPT_HELP = -2, PARSE_OPT_ERROR = -1 };
+
+/* Parses argv[1..] (argv[0] is the command), stopping at the first
+ * non-option or after "--". Returns the count of remaining arguments, which
+ * are moved to argv[0..]; PARSE_OPT_HELP after printing usage for -h; or
+ * PARSE_OPT_ERROR after printing a one-line error and the usage line. */
+int parse_options(int argc, const char **argv, const struct option *opts,
+		  const char *const *usage);
+void usage_with_options(const char *const *usage, const struct option *opts);
+
+#endif

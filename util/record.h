@@ -1,0 +1,54 @@
+#ifndef PERF_RECORD_H
+#define PERF_RECORD_H
+
+#include <linux/perf_event.h>
+#include "util/target.h"
+#include "util/util.h"
+
+struct evlist;
+struct perf_data;
+
+/* Everything the record command line asks for. */
+struct record_opts {
+	struct target target;
+	const char *output;
+	u64 count;		/* -c: sample period (0: not given) */
+	u64 freq;		/* -F: sample frequency (0: not given) */
+	u64 mmap_bytes;		/* -m: data bytes per forward ring */
+	u64 bwd_mmap_bytes;	/* data bytes per backward ring (--overwrite) */
+	int callgraph;		/* -g */
+	int no_inherit;
+	int quiet;
+	int verbose;
+	int overwrite;		/* --overwrite */
+	int workload;		/* a command was given */
+	int per_task;		/* events follow the workload's pid (no -a/-C) */
+};
+
+/* What the writer saw go by, for the closing line and SAMPLE_TIME. */
+struct record_stats {
+	u64 samples;
+	u64 lost;		/* samples the kernel reported as lost */
+	u64 first_time, last_time;
+	u64 wakeups;
+};
+
+/* Fills every event's attr from the options (sample_type, period/freq,
+ * inherit, enable_on_exec, write_backward) and appends the dummy tracking
+ * event. 0 or -errno with errbuf set. */
+int record__config(struct evlist *evlist, const struct record_opts *opts,
+		   char *errbuf, size_t errsz);
+
+/* The sample_type every event shares for its sample_id trailer. */
+u64 record__id_sample_type(const struct evlist *evlist);
+
+/* Writes every forward ring's new records straight from the mapped pages
+ * into d, then a FINISHED_ROUND if anything was written. Returns bytes
+ * written or -errno. */
+s64 record__drain_forward(struct evlist *evlist, struct perf_data *d, struct record_stats *st);
+
+/* Adds what one record means to the stats (samples, LOST, sample times). */
+void record_stats__account(struct record_stats *st, const struct perf_event_header *h,
+			   u64 time);
+
+#endif

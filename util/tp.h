@@ -1,0 +1,31 @@
+#ifndef PERF_TP_H
+#define PERF_TP_H
+
+#include "util/buf.h"
+
+struct tep_handle;
+
+/* The tracefs directory, mounting tracefs at /sys/kernel/tracing if nothing
+ * is mounted yet. NULL with errno set; the string is libtracefs's, never freed. */
+const char *tp__dir(void);
+
+/* Tracepoint id of sys:name (events/sys/name/id), or -errno (-ENOENT). */
+int tp__id(const char *sys, const char *name);
+
+/* Calls cb for every sys:name matching the two fnmatch() globs, in sorted
+ * order. Returns the number of matches (0: none) or -errno from tracefs or
+ * the first non-zero return of cb. */
+typedef int (*tp_match_cb)(const char *sys, const char *name, void *arg);
+int tp__for_each_match(const char *sys_glob, const char *name_glob,
+		       tp_match_cb cb, void *arg);
+
+/* Appends the TRACING_DATA feature blob describing the given "sys:name"
+ * tracepoints (stock perf's layout, version 0.6) to out. 0 or -errno. */
+int tp__tracing_data(struct buf *out, const char *const *events, int nr);
+
+/* Builds a libtraceevent handle from a TRACING_DATA blob read from a file;
+ * every size is checked against len. NULL with errno = EINVAL on a
+ * malformed blob. The caller frees it with tep_free(). */
+struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len);
+
+#endif

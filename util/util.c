@@ -1,0 +1,181 @@
+#include "util/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int parse_u64(const char *s, u64 *val)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int parse_size(const char *s, u64 *bytes)
+{
+	char *end;
+	unsigned long long v;
+	u64 mult = 1;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -ERANGE;
+	switch (toupper((unsigned char)*end)) {
+	case '\0': break;
+	case 'B': mult = 1; end++; break;
+	case 'K': mult = 1ULL << 10; end++; break;
+	case 'M': mult = 1ULL << 20; end++; break;
+	case 'G': mult = 1ULL << 30; end++; break;
+	default: return -EINVAL;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end)
+		return -EINVAL;
+	if (v > UINT64_MAX / mult)
+		return -ERANGE;
+	*bytes = v * mult;
+	return 0;
+}
+
+u64 roundup_pow2(u64 x)
+{
+	u64 p = 1;
+
+	if (x > (1ULL << 63))
+		return 0;
+	while (p < x)
+		p <<= 1;
+	return p;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1), *nbuf;
+	int fd, err;
+	ssize_t r;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	for (;;) {
+		if (n == cap) {
+			nbuf = realloc(buf, cap * 2 + 1);
+			if (!nbuf)
+				goto fail;
+			buf = nbuf;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	errno = err;
+	return NULL;
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -ENOSPC;
+		p += w;
+		len -= w;
+	}
+	return 0;
+}
+
+int pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = pwrite(fd, p, len, off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -ENOSPC;
+		p += w;
+		len -= w;
+		off += w;
+	}
+	return 0;
+}
+
+int writev_all(int fd, struct iovec *iov, int iovcnt)
+{
+	while (iovcnt > 0) {
+		ssize_t w = writev(fd, iov, iovcnt);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -ENOSPC;
+		while (iovcnt > 0 && (size_t)w >= iov->iov_len) {
+			w -= iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= w;
+		}
+	}
+	return 0;
+}
+
+u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}

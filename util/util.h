@@ -1,0 +1,43 @@
+#ifndef PERF_UTIL_H
+#define PERF_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint16_t u16;
+typedef uint8_t u8;
+typedef int64_t s64;
+typedef int32_t s32;
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((u64)(a) - 1))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#define pr_err(...) fprintf(stderr, __VA_ARGS__)
+
+/* Parses "123", "4K", "16M", "1G", "512B" into bytes; 0 or -EINVAL. */
+int parse_size(const char *s, u64 *bytes);
+/* Parses a plain unsigned decimal (no sign, no junk); 0 or -EINVAL/-ERANGE. */
+int parse_u64(const char *s, u64 *val);
+u64 roundup_pow2(u64 x);
+static inline int is_pow2(u64 x) { return x && !(x & (x - 1)); }
+
+/* Reads a whole small file into a malloc'd NUL-terminated buffer the caller
+ * frees; NULL with errno set. *len (if given) gets the byte count. */
+char *read_file(const char *path, size_t *len);
+
+/* write()/writev() until everything is written: 0 or -errno (-ENOSPC etc). */
+int write_all(int fd, const void *buf, size_t len);
+int writev_all(int fd, struct iovec *iov, int iovcnt);
+int pwrite_all(int fd, const void *buf, size_t len, off_t off);
+
+/* Nanoseconds of CLOCK_MONOTONIC (perf's default sample clock). */
+u64 now_ns(void);
+
+#endif
