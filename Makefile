@@ -8,8 +8,8 @@
 PKGS    := libtraceevent libtracefs libelf
 CC      ?= cc
 O       ?= build
-CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
+OPTFLAGS ?= -O2 -g
+CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
            $(shell pkg-config --cflags $(PKGS))
 LDLIBS  += $(shell pkg-config --libs $(PKGS))
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -24,7 +24,7 @@ perf: $(O)/perf
 	ln -sf $(O)/perf perf
 
 $(O)/perf: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -33,7 +33,7 @@ $(O)/%.o: %.c
 -include $(OBJS:.o=.d)
 
 san:
-	$(MAKE) O=build-san CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" build-san/perf
+	$(MAKE) O=build-san OPTFLAGS="-O1 -g $(SAN_FLAGS)" build-san/perf
 
 check: perf san
 	tests/run

@@ -11,10 +11,17 @@
 
 const char *tp__dir(void)
 {
-	const char *path = NULL;
+	const char *path = tracefs_tracing_dir();	/* cached by libtracefs */
 
-	if (!tracefs_tracing_dir_is_mounted(true, &path) && path)
+	if (path)
 		return path;
+	/* not mounted: mount it, as perf does; the path it returns is ours */
+	if (tracefs_tracing_dir_is_mounted(true, &path) < 0) {
+		if (!errno)
+			errno = ENOENT;
+		return NULL;
+	}
+	free((char *)path);
 	path = tracefs_tracing_dir();
 	if (!path && !errno)
 		errno = ENOENT;

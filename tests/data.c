@@ -1,0 +1,215 @@
+/* perf.data writer -> reader round trips, and the reader on broken files. */
+#include "tests/tests.h"
+#include "util/data.h"
+#include "util/event.h"
+#include "util/evlist.h"
+#include "util/reader.h"
+#include "util/synthetic.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* An evlist that looks opened: one cpu, one thread, fixed ids. */
+static struct evlist *fake_evlist(void)
+{
+	struct evlist *l = evlist__new();
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST, .sample_id_all = 1, .sample_period = 1000 };
+	const char *names[] = { "cpu-clock", "task-clock" };
+
+	for (int i = 0; l && i < 2; i++) {
+		struct evsel *e = evsel__new(&a, names[i]);
+
+		if (!e || evlist__add(l, e))
+			goto fail;
+		a.config = PERF_COUNT_SW_TASK_CLOCK;
+		e->nr_cpus = e->nr_threads = 1;
+		e->fd = malloc(sizeof(int));
+		e->id = malloc(sizeof(u64));
+		if (!e->fd || !e->id)
+			goto fail;
+		e->fd[0] = -1;
+		e->id[0] = 100 + i;
+	}
+	return l;
+fail:
+	evlist__delete(l);
+	return NULL;
+}
+
+static void put_sample(struct buf *b, u64 id, u64 ip, u32 pid, u32 tid, u64 time, u32 cpu)
+{
+	size_t at = event__begin(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+
+	buf__u64(b, id);
+	buf__u64(b, ip);
+	buf__u32(b, pid);
+	buf__u32(b, tid);
+	buf__u64(b, time);
+	buf__u32(b, cpu);
+	buf__u32(b, 0);
+	buf__u64(b, 1000);
+	((struct perf_event_header *)(b->p + at))->size = b->len - at;
+}
+
+struct seen {
+	int samples, comms;
+	u64 ids[8], ips[8], times[8];
+	u32 tids[8], cpus[8];
+	char comm[16];
+};
+
+static int count(struct perf_reader *r, const struct perf_event_header *h, u64 off, void *arg)
+{
+	struct seen *s = arg;
+	struct sample smp;
+
+	(void)off;
+	if (h->type == PERF_RECORD_COMM) {
+		snprintf(s->comm, sizeof(s->comm), "%s", (const char *)(h + 1) + 8);
+		s->comms++;
+	}
+	if (h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	if (reader__parse_sample(r, h, &smp) || s->samples >= 8)
+		return -EINVAL;
+	s->ids[s->samples] = smp.evsel == &r->evsels[1];
+	s->ips[s->samples] = smp.ip;
+	s->times[s->samples] = smp.time;
+	s->tids[s->samples] = smp.tid;
+	s->cpus[s->samples++] = smp.cpu;
+	return 0;
+}
+
+static int write_file(const char *path, struct evlist *l, char *err, size_t errsz)
+{
+	struct perf_data d;
+	struct buf b = { 0 };
+	struct header_info info = { .evlist = l, .first_sample_time = 10, .last_sample_time = 30 };
+	int ret;
+
+	ret = perf_data__create(&d, path, l, err, errsz);
+	if (ret)
+		return ret;
+	synthesize__comm(&b, 42, 43, "roundtrip", ST);
+	put_sample(&b, 100, 0x1000, 42, 43, 10, 1);
+	put_sample(&b, 101, 0x2000, 42, 43, 20, 0);
+	put_sample(&b, 100, 0x3000, 42, 44, 30, 1);
+	ret = b.err ? b.err : perf_data__write(&d, b.p, b.len);
+	buf__release(&b);
+	if (ret) {
+		perf_data__abort(&d);
+		return ret;
+	}
+	return perf_data__commit(&d, &info, 1, err, errsz);
+}
+
+static int nr_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += de->d_name[0] != '.' || strstr(de->d_name, ".tmp") != NULL;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Every truncation and many single-byte corruptions: the reader must say
+ * no or read records within bounds; ASan watches that it never strays. */
+static int fuzz_reader(const char *path, const char *dir, struct test_ctx *ctx)
+{
+	size_t len;
+	char *orig = read_file(path, &len), bad[512], err[512];
+	int rejected = 0, fd;
+
+	TEST_ASSERT(orig, "read back");
+	snprintf(bad, sizeof(bad), "%s/bad.data", dir);
+	for (size_t cut = 0; cut <= len; cut += (cut < 200 ? 1 : 7)) {
+		for (int flip = -1; flip < 3; flip++) {
+			struct perf_reader r;
+			struct seen s = { 0 };
+			size_t at = flip < 0 ? 0 : (cut * 31 + flip * 977) % len;
+
+			fd = open(bad, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			TEST_ASSERT(fd >= 0, "create %s", bad);
+			if (flip >= 0)
+				orig[at] ^= 0x5a;
+			TEST_ASSERT(!write_all(fd, orig, flip < 0 ? cut : len), "write");
+			if (flip >= 0)
+				orig[at] ^= 0x5a;
+			close(fd);
+			if (reader__open(&r, bad, err, sizeof(err)) ||
+			    reader__for_each(&r, count, &s, err, sizeof(err)))
+				rejected++;
+			reader__close(&r);
+		}
+	}
+	TEST_LOG(ctx, "  %d broken variants rejected\n", rejected);
+	TEST_ASSERT(rejected > 0, "no broken file was rejected");
+	free(orig);
+	unlink(bad);
+	return TEST_OK;
+}
+
+static int test_data(struct test_ctx *ctx)
+{
+	char dir[] = "/tmp/perf-test-data-XXXXXX", path[256], err[512];
+	struct evlist *l = fake_evlist();
+	struct perf_reader r;
+	struct seen s = { 0 };
+	struct stat st;
+	u64 size;
+	const u64 *times;
+	int ret;
+
+	TEST_ASSERT(l && mkdtemp(dir), "setup");
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	TEST_ASSERT(!write_file(path, l, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(!stat(path, &st) && (st.st_mode & 0777) == 0600, "mode %o", st.st_mode & 0777);
+	TEST_ASSERT(nr_files(dir) == 1, "temporary files left behind");
+
+	TEST_ASSERT(!reader__open(&r, path, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(r.nr_evsels == 2 && !strcmp(r.evsels[0].name, "cpu-clock") &&
+		    !strcmp(r.evsels[1].name, "task-clock"), "names from EVENT_DESC");
+	TEST_ASSERT(r.evsels[1].nr_ids == 1 && r.evsels[1].ids[0] == 101, "ids");
+	TEST_ASSERT(!reader__for_each(&r, count, &s, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(s.samples == 3 && s.comms == 1 && !strcmp(s.comm, "roundtrip"), "records");
+	TEST_ASSERT(s.ids[0] == 0 && s.ids[1] == 1 && s.ids[2] == 0, "ids map to events");
+	TEST_ASSERT(s.ips[2] == 0x3000 && s.times[1] == 20 && s.tids[2] == 44 && s.cpus[0] == 1,
+		    "sample fields");
+	times = reader__feature(&r, HEADER_SAMPLE_TIME, &size);
+	TEST_ASSERT(times && size == 16 && times[0] == 10 && times[1] == 30, "SAMPLE_TIME");
+	TEST_ASSERT(reader__feature(&r, HEADER_HOSTNAME, &size) && size >= 4 + 1, "HOSTNAME");
+	reader__close(&r);
+
+	/* a second file at the same path moves the first to .old */
+	TEST_ASSERT(!write_file(path, l, err, sizeof(err)), "%s", err);
+	snprintf(path + strlen(path), 8, ".old");
+	TEST_ASSERT(!access(path, F_OK), "perf.data.old kept");
+	unlink(path);
+	path[strlen(path) - 4] = '\0';
+
+	ret = fuzz_reader(path, dir, ctx);
+	unlink(path);
+	/* an unwritable place is refused with the file named */
+	TEST_ASSERT(write_file("/nonexistent-dir/x.data", l, err, sizeof(err)) == -ENOENT &&
+		    strstr(err, "/nonexistent-dir/x.data"), "%s", err);
+	rmdir(dir);
+	evlist__delete(l);
+	return ret;
+}
+
+const struct test_suite suite_data = {
+	"data", "perf.data writer/reader round trip and broken files", test_data,
+};

@@ -1,0 +1,15 @@
+#include "tests/tests.h"
+
+extern const struct test_suite suite_util, suite_parse_events, suite_mmap, suite_data,
+	suite_synthetic, suite_tracing_data, suite_kernel_ring;
+
+const struct test_suite *const test_suites[] = {
+	&suite_util,
+	&suite_parse_events,
+	&suite_mmap,
+	&suite_data,
+	&suite_synthetic,
+	&suite_tracing_data,
+	&suite_kernel_ring,
+	NULL,
+};

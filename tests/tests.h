@@ -1,0 +1,41 @@
+#ifndef PERF_TESTS_H
+#define PERF_TESTS_H
+
+#include <stdio.h>
+
+enum { TEST_OK = 0, TEST_FAIL = -1, TEST_SKIP = -2 };
+
+struct test_ctx {
+	int verbose;
+	char skip_reason[256];
+};
+
+struct test_suite {
+	const char *name;	/* what `perf test NAME` matches */
+	const char *desc;
+	int (*fn)(struct test_ctx *ctx);
+};
+
+#define TEST_ASSERT(cond, ...) do {					\
+	if (!(cond)) {							\
+		fprintf(stderr, "  FAILED %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__);				\
+		fprintf(stderr, "\n");					\
+		return TEST_FAIL;					\
+	}								\
+} while (0)
+
+#define TEST_SKIP_BECAUSE(ctx, ...) do {				\
+	snprintf((ctx)->skip_reason, sizeof((ctx)->skip_reason), __VA_ARGS__); \
+	return TEST_SKIP;						\
+} while (0)
+
+#define TEST_LOG(ctx, ...) do { if ((ctx)->verbose) fprintf(stderr, __VA_ARGS__); } while (0)
+
+/* `perf test -w NAME [ARGS]`: the workloads the shell tests record. */
+int test_workload(const char *name, int argc, const char **argv);
+
+/* Every suite, in the order `perf test list` shows them. */
+extern const struct test_suite *const test_suites[];
+
+#endif

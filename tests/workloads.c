@@ -1,0 +1,94 @@
+/* Workloads with exactly known behaviour, for the shell tests to record. */
+#include "tests/tests.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long arg_or(int argc, const char **argv, int i, unsigned long def)
+{
+	return argc > i ? strtoul(argv[i], NULL, 0) : def;
+}
+
+/* close(BASE + i) for i < N: numbered events that must come back in order */
+static int workload_closes(int argc, const char **argv)
+{
+	unsigned long n = arg_or(argc, argv, 0, 1000), base = arg_or(argc, argv, 1, 1000000);
+
+	for (unsigned long i = 0; i < n; i++)
+		close((int)(base + i));
+	return 0;
+}
+
+volatile unsigned long test_spin_sink;
+
+__attribute__((noinline)) static void test_spin_loop(double seconds)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 100000; i++)
+			test_spin_sink += i;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
+}
+
+static int workload_spin(int argc, const char **argv)
+{
+	test_spin_loop(argc > 0 ? atof(argv[0]) : 1.0);
+	return 0;
+}
+
+/* N prctl(PR_SET_NAME): N sys_enter_prctl samples and N COMM records */
+static int workload_prctl(int argc, const char **argv)
+{
+	unsigned long n = arg_or(argc, argv, 0, 100);
+	char name[16];
+
+	for (unsigned long i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "wl-%u", (unsigned)(i % 1000000000));
+		prctl(PR_SET_NAME, name);
+	}
+	return 0;
+}
+
+/* N children that spin briefly and exit */
+static int workload_forks(int argc, const char **argv)
+{
+	unsigned long n = arg_or(argc, argv, 0, 10);
+
+	for (unsigned long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			test_spin_loop(0.01);
+			_exit(0);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	return 0;
+}
+
+int test_workload(const char *name, int argc, const char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, const char **);
+	} wl[] = {
+		{ "closes", workload_closes },
+		{ "spin", workload_spin },
+		{ "prctl", workload_prctl },
+		{ "forks", workload_forks },
+	};
+
+	for (size_t i = 0; i < sizeof(wl) / sizeof(wl[0]); i++)
+		if (!strcmp(wl[i].name, name))
+			return wl[i].fn(argc, argv);
+	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks)\n", name);
+	return 1;
+}

@@ -1,0 +1,17 @@
+#ifndef PERF_COMM_MAP_H
+#define PERF_COMM_MAP_H
+
+#include <sys/types.h>
+
+/* tid -> (pid, comm), an open-addressing hash that grows as needed. */
+struct comm_map;
+
+/* NULL with errno set; comm_map__delete() frees it. */
+struct comm_map *comm_map__new(void);
+void comm_map__delete(struct comm_map *m);
+/* Sets tid's comm (and pid). 0 or -ENOMEM. */
+int comm_map__set(struct comm_map *m, pid_t pid, pid_t tid, const char *comm);
+/* tid's comm, or NULL if never named; the string belongs to the map. */
+const char *comm_map__get(const struct comm_map *m, pid_t tid);
+
+#endif
