@@ -19,7 +19,8 @@ static struct cpu_map *cpu_map__alloc(int nr)
 }
 
 /* Parses a "0-3,5" list into a 0/1 array indexed by cpu; its length is
- * returned (highest cpu + 1) or -EINVAL. */
+ * returned (highest cpu + 1), -EINVAL for bad syntax or -ENODEV for a cpu
+ * number beyond max. */
 static int cpu_list__parse(const char *s, char *set, int max)
 {
 	int hi = 0;
@@ -36,8 +37,10 @@ static int cpu_list__parse(const char *s, char *set, int max)
 				return -EINVAL;
 			b = strtol(end + 1, &end, 10);
 		}
-		if (b < a || b >= max)
+		if (b < a)
 			return -EINVAL;
+		if (b >= max)
+			return -ENODEV;
 		for (long c = a; c <= b; c++)
 			set[c] = 1;
 		if (b + 1 > hi)
@@ -71,7 +74,7 @@ struct cpu_map *cpu_map__new(const char *list)
 	}
 	n_want = list ? cpu_list__parse(list, want, CPU_LIMIT) : n_online;
 	if (n_want < 0) {
-		errno = EINVAL;
+		errno = -n_want;
 		return NULL;
 	}
 	if (!list)

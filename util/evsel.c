@@ -96,10 +96,41 @@ void evsel__open_strerror(struct evsel *e, int err, pid_t tid, char *buf, size_t
 	}
 }
 
+static int paranoid_level(void)
+{
+	char *s = read_file("/proc/sys/kernel/perf_event_paranoid", NULL);
+	int level = s ? atoi(s) : 2;
+
+	free(s);
+	return level;
+}
+
+/* With perf_event_paranoid >= 2 an unprivileged user may only sample user
+ * space: retry that way, naming the event NAME:u as perf does. */
+static int evsel__fallback_user(struct evsel *e, int err, int verbose)
+{
+	char *name;
+
+	if ((err != EACCES && err != EPERM) || e->attr.exclude_kernel || paranoid_level() < 2)
+		return 0;
+	if (asprintf(&name, "%s%su", e->name, strchr(e->name, ':') ? "" : ":") < 0)
+		return 0;
+	if (verbose)
+		pr_err("Warning: kernel.perf_event_paranoid=%d, falling back to excluding kernel "
+		       "and hypervisor samples\n", paranoid_level());
+	free(e->name);
+	e->name = name;
+	e->attr.exclude_kernel = 1;
+	e->attr.exclude_hv = 1;
+	return 1;
+}
+
 static int evsel__fallback(struct evsel *e, int err, int verbose)
 {
 	char *name;
 
+	if (evsel__fallback_user(e, err, verbose))
+		return 1;
 	if (e->attr.type != PERF_TYPE_HARDWARE || e->attr.config != PERF_COUNT_HW_CPU_CYCLES ||
 	    (err != ENOENT && err != EOPNOTSUPP && err != ENODEV))
 		return 0;

@@ -47,14 +47,14 @@ static int run_opt(const struct option *o, const char *inline_arg,
 	*consumed = 0;
 	if (unset) {
 		if (inline_arg || (o->flags & OPT_NONEG)) {
-			fprintf(stderr, "  Error: option `no-%s' isn't available\n", o->long_name);
+			fprintf(stderr, "Error: option `no-%s' isn't available\n", o->long_name);
 			return -1;
 		}
 		return opt_set(o, NULL, 1);
 	}
 	if (!takes_arg(o)) {
 		if (inline_arg) {
-			fprintf(stderr, "  Error: option `%s' takes no value\n", opt_name(o, name, sizeof(name)));
+			fprintf(stderr, "Error: option `%s' takes no value\n", opt_name(o, name, sizeof(name)));
 			return -1;
 		}
 		return opt_set(o, NULL, 0);
@@ -64,7 +64,7 @@ static int run_opt(const struct option *o, const char *inline_arg,
 	if (o->flags & OPT_OPTARG)
 		return opt_set(o, o->defval, 0);
 	if (!next) {
-		fprintf(stderr, "  Error: option `%s' requires a value\n", opt_name(o, name, sizeof(name)));
+		fprintf(stderr, "Error: option `%s' requires a value\n", opt_name(o, name, sizeof(name)));
 		return -1;
 	}
 	*consumed = 1;
@@ -122,7 +122,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 				goto help;
 			o = find_long(opts, a + 2, len, &unset);
 			if (!o) {
-				fprintf(stderr, "  Error: unknown option `%.*s'\n", (int)len, a + 2);
+				fprintf(stderr, "Error: unknown option `%.*s' (see -h)\n", (int)len, a + 2);
 				goto error;
 			}
 			if (run_opt(o, eq ? eq + 1 : NULL, argv[i + 1], unset, &consumed))
@@ -137,7 +137,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			for (o = opts; o->type != OPT_END && o->short_name != *c; o++)
 				;
 			if (o->type == OPT_END) {
-				fprintf(stderr, "  Error: unknown switch `%c'\n", *c);
+				fprintf(stderr, "Error: unknown switch `%c' (see -h)\n", *c);
 				goto error;
 			}
 			if (takes_arg(o) && !(o->flags & OPT_OPTARG)) {
@@ -158,9 +158,6 @@ help:
 	usage_with_options(usage, opts);
 	return PARSE_OPT_HELP;
 error:
-	fprintf(stderr, "\n");
-	for (const char *const *u = usage; *u; u++)
-		fprintf(stderr, "%s %s\n", u == usage ? " Usage:" : "    or:", *u);
 	return PARSE_OPT_ERROR;
 }
 

@@ -103,6 +103,18 @@ int build_id_cache__get(struct build_id_cache *c, const char *path, u8 bid[BUILD
 	return e->len;
 }
 
+/* Ends the current line with a NUL (sscanf would otherwise strlen() the
+ * whole rest of a 5 MB kallsyms for every line) and returns the next one. */
+static char *next_line(char *line)
+{
+	char *nl = strchr(line, '\n');
+
+	if (!nl)
+		return NULL;
+	*nl = '\0';
+	return nl + 1;
+}
+
 static void put_name(struct buf *b, const char *s)
 {
 	buf__str0(b, s);
@@ -110,17 +122,18 @@ static void put_name(struct buf *b, const char *s)
 
 int synthesize__kernel_mmap(struct buf *out, u64 sample_type)
 {
-	char *ks = read_file("/proc/kallsyms", NULL), *line;
+	char *ks = read_file("/proc/kallsyms", NULL), *line, *next;
 	u64 text = 0, etext = 0, last = 0;
 	struct sample_id sid = { .pid = -1, .tid = 0 };
 	size_t at;
 
 	if (!ks)
 		return -errno;
-	for (line = ks; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (line = ks; line && *line; line = next) {
 		unsigned long long addr;
 		char type, name[128];
 
+		next = next_line(line);
 		if (sscanf(line, "%llx %c %127s", &addr, &type, name) != 3)
 			continue;
 		if (!strcmp(name, "_text"))
@@ -253,7 +266,7 @@ static int read_ids(pid_t pid, pid_t *tgid, pid_t *ppid)
 
 int synthesize__process(struct buf *out, pid_t pid, u64 sample_type, struct build_id_cache *c)
 {
-	char path[64], comm[16], *maps, *line;
+	char path[64], comm[16], *maps, *line, *next;
 	struct dirent *de;
 	pid_t tgid, ppid;
 	DIR *d;
@@ -266,8 +279,10 @@ int synthesize__process(struct buf *out, pid_t pid, u64 sample_type, struct buil
 		err = synthesize__comm(out, pid, pid, comm, sample_type);
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	maps = err ? NULL : read_file(path, NULL);
-	for (line = maps; !err && line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+	for (line = maps; !err && line && *line; line = next) {
+		next = next_line(line);
 		err = synthesize__map_line(out, pid, line, sample_type, c);
+	}
 	free(maps);
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);

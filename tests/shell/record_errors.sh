@@ -1,0 +1,84 @@
+#!/bin/bash
+# perf record and perf script: bad input gets one clear line and a non-zero exit
+. "$(dirname "$0")/lib/common.sh"
+cd "$TMP" || exit 1
+
+# expect_error EXIT_CODE PATTERN -- perf args...: one stderr line matching PATTERN
+expect_error() {
+	local want_rc=$1 pattern=$2 rc lines
+	shift 3
+	"$PERF" "$@" > out 2> err
+	rc=$?
+	lines=$(grep -c . err)
+	log "perf $*: rc=$rc: $(cat err)"
+	[ $rc -eq "$want_rc" ] || fail "perf $*: exit $rc, want $want_rc ($(cat err))"
+	[ "$lines" -eq 1 ] || fail "perf $*: $lines lines on stderr: $(cat err)"
+	grep -q -- "$pattern" err || fail "perf $*: '$(cat err)' does not match '$pattern'"
+	ls -a | grep -q '\.tmp' && fail "perf $*: left a temporary file"
+	return 0
+}
+
+expect_error 129 "event syntax error: 'foo': unknown event 'foo'" -- record -o x.data -e foo -- true
+expect_error 129 "event syntax error: 'cpu-clock/bogus/'" -- record -o x.data -e cpu-clock/bogus/ -- true
+if [ -d /sys/kernel/tracing/events/sched ]; then
+	expect_error 129 "unknown tracepoint 'sched:nonexistent'" -- record -o x.data -e sched:nonexistent -- true
+fi
+expect_error 129 "invalid -m/--mmap-pages '0'" -- record -o x.data -m 0 -- true
+expect_error 129 "invalid -m/--mmap-pages '12Q'" -- record -o x.data -m 12Q -- true
+expect_error 129 "invalid -c/--count '0'" -- record -o x.data -c 0 -- true
+expect_error 129 "invalid -F/--freq 'fast'" -- record -o x.data -F fast -- true
+expect_error 1 "cpu list '4096': CPU not online" -- record -o x.data -C 4096 -- true
+expect_error 1 "cpu list '0-x'" -- record -o x.data -C 0-x -- true
+expect_error 1 "pid '2147483000': No such process" -- record -o x.data -p 2147483000
+expect_error 1 "tid '2147483000': No such process" -- record -o x.data -t 2147483000
+expect_error 1 "cannot create output file /nonexistent-dir/x.data: No such file or directory" -- \
+	record -o /nonexistent-dir/x.data -- true
+expect_error 1 "Failed to exec '/nonexistent-program': No such file or directory" -- \
+	record -o x.data -- /nonexistent-program
+expect_error 129 "unknown option \`bogus'" -- record --bogus -- true
+[ -e x.data ] && fail "a failed record left x.data"
+
+# -m rounds to a power of two pages, saying so
+"$PERF" record -o x.data -m 3 -- true 2> err || fail "-m 3"
+grep -q "rounding mmap pages size to 16K (4 pages)" err || fail "-m 3 did not round: $(cat err)"
+
+# an existing output becomes FILE.old; the new file is private and not a symlink's target
+echo keep > y.data
+ln -s "$TMP/victim" link.data
+"$PERF" record -q -o y.data -- true || fail "record over y.data"
+[ "$(cat y.data.old)" = keep ] || fail "y.data.old does not hold the old file"
+"$PERF" record -q -o link.data -- true || fail "record over a symlink"
+[ -e victim ] && fail "wrote through a symlink"
+[ -L link.data ] && fail "link.data is still the symlink"
+[ "$(stat -c %a y.data)" = 600 ] || fail "mode $(stat -c %a y.data)"
+
+# permission denied: a hint at perf_event_paranoid (needs an unprivileged user)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+   [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ] &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$PERF"; then
+	chmod 777 "$TMP"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PERF" record -o "$TMP/np.data" -a \
+		-- true 2> err && fail "unprivileged -a succeeded"
+	grep -q "Permission denied.*perf_event_paranoid" err || fail "no paranoid hint: $(cat err)"
+fi
+
+# perf script on broken files: one line, exit 1, never a crash
+"$PERF" record -q -o good.data -e cpu-clock -- "$PERF" test -w spin 0.2 || fail "record good.data"
+: > empty.data
+head -c 50 good.data > short.data
+size=$(stat -c %s good.data)
+head -c $((size / 2)) good.data > half.data
+printf 'PERFILE3' | cat - good.data | head -c $size > magic.data
+expect_error 1 "empty.data: file is empty" -- script -i empty.data
+expect_error 1 "short.data: truncated header" -- script -i short.data
+expect_error 1 "half.data: data section out of bounds" -- script -i half.data
+expect_error 1 "magic.data: not a perf.data file" -- script -i magic.data
+expect_error 1 "nothere.data: No such file or directory" -- script -i nothere.data
+# a record with a bogus size in the middle of the data section
+off=$(( $("$STOCK" report -i good.data --header-only 2>/dev/null | awk '/data offset/ {print $NF}') ))
+if [ "$off" -gt 0 ]; then
+	cp good.data badrec.data
+	printf '\x01\x00\x00\x00\x00\x00\x07\x00' | dd of=badrec.data bs=1 seek=$off conv=notrunc 2>/dev/null
+	expect_error 1 "bad size 7" -- script -i badrec.data
+fi
+exit 0
