@@ -2,6 +2,7 @@
 #   make            ./perf (objects in build/)
 #   make san        build-san/perf with AddressSanitizer + UBSan
 #   make check      both builds, then tests/run (the whole suite)
+#   make demo       record a workload and read it back with the stock perf
 #   make doc        man pages from Documentation/*.txt
 #   make bench      side-by-side benchmarks against the stock perf
 
@@ -44,10 +45,13 @@ doc: $(DOCS:.txt=.1)
 Documentation/%.1: Documentation/%.txt
 	asciidoctor -b manpage -d manpage -a mansource=perf -a manmanual='perf Manual' -o $@ $<
 
+demo: perf
+	tests/demo
+
 bench: perf
 	bench/run
 
 clean:
 	rm -rf build build-san perf Documentation/*.1
 
-.PHONY: all perf san check doc bench clean
+.PHONY: all perf san check doc demo bench clean
