@@ -52,6 +52,9 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 
 		a->sample_type = ID_SAMPLE_TYPE | PERF_SAMPLE_IP;
 		a->sample_id_all = 1;
+		/* wake the reader when a forward ring is a quarter full, not per record */
+		a->watermark = 1;
+		a->wakeup_watermark = opts->mmap_bytes / 4;
 		a->disabled = 1;
 		a->enable_on_exec = opts->per_task;
 		a->inherit = !opts->no_inherit;
