@@ -1,12 +1,16 @@
 /* perf record: options, then the record loop from top to bottom. */
 #include "builtin.h"
+#include "util/control.h"
 #include "util/cpumap.h"
 #include "util/data.h"
+#include "util/dump.h"
 #include "util/evlist.h"
 #include "util/parse-events.h"
 #include "util/parse-options.h"
 #include "util/record.h"
+#include "util/switch-output.h"
 #include "util/synthetic.h"
+#include "util/tracking.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -22,12 +26,30 @@ static const char *const record_usage[] = {
 	NULL
 };
 
+#define NR_FIXED_FDS 2	/* signalfd, control fd */
+#define TRACKING_MAX_DEFAULT (64ULL << 20)
+#define DUMP_MARGIN (32 << 10)	/* room for records in flight while a ring is copied */
+
 struct record {
 	struct record_opts opts;
 	struct evlist *evlist;
-	struct perf_data data;
+	struct perf_data data;		/* normal mode: the file being written */
 	struct record_stats stats;
 	struct workload workload;
+	struct tracking tracking;	/* tasks and maps, for dumps and rotated files */
+	int keep_tracking;
+	struct buf pending;		/* overwrite mode: forward-ring samples for the next dump */
+	struct switch_output so;
+	const char *switch_event;	/* --switch-output-event */
+	struct evsel *switch_evsel;
+	int switch_pending;
+	u64 next_switch;		/* SWITCH_TIME deadline, ns */
+	int files;
+	u64 tracking_max;
+	struct dump_opts dump_opts;
+	struct dump_stats dump_stats;
+	const char *control_spec;
+	struct control control;
 	int sig_fd;
 	int argc;
 	const char **argv;
@@ -100,6 +122,59 @@ bad:
 	return -1;
 }
 
+static int opt_switch_output(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	if (unset) {
+		rec->so.kind = SWITCH_NONE;
+		return 0;
+	}
+	if (switch_output__parse(&rec->so, arg)) {
+		pr_err("perf record: invalid --switch-output '%s': expected signal, a size "
+		       "(e.g. 100M) or a time (e.g. 30s, 5m)\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_max_files(const struct option *opt, const char *arg, int unset)
+{
+	u64 n;
+
+	(void)unset;
+	if (opt_positive("--switch-max-files", arg, &n))
+		return -1;
+	opt_record(opt)->so.max_files = n > 1000000 ? 1000000 : (int)n;
+	return 0;
+}
+
+static int opt_dump_window(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (strcmp(arg, "common") && strcmp(arg, "all")) {
+		pr_err("perf record: invalid --dump-window '%s': expected common or all\n", arg);
+		return -1;
+	}
+	rec->dump_opts.keep_all = !strcmp(arg, "all");
+	return 0;
+}
+
+static int opt_tracking_max(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (parse_size(arg, &rec->tracking_max) || rec->tracking_max < 4096) {
+		pr_err("perf record: invalid --tracking-max-size '%s': expected a size of at "
+		       "least 4K, like 64M\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static int record__setup_signals(struct record *rec)
 {
 	sigset_t set;
@@ -146,7 +221,9 @@ static int record__setup_maps(struct record *rec)
 }
 
 /* The records that describe what already exists: the kernel map and the
- * tasks being watched, then FINISHED_INIT. */
+ * tasks being watched. They go to the file (normal mode) and to the
+ * tracking log (flight recorder, or normal mode with --switch-output, so
+ * that every later file can start with them). */
 static int record__synthesize(struct record *rec)
 {
 	u64 st = record__id_sample_type(rec->evlist);
@@ -175,21 +252,30 @@ static int record__synthesize(struct record *rec)
 				err = 0;	/* a thread, or gone: its process covers it */
 		}
 	}
-	buf__add(&b, &fin, sizeof(fin));
-	if (!err)
+	if (!err && b.err)
+		err = b.err;
+	for (size_t off = 0; !err && rec->keep_tracking && off < b.len;) {
+		const struct perf_event_header *h = (const void *)(b.p + off);
+
+		err = tracking__add(&rec->tracking, h);
+		off += h->size;
+	}
+	if (!err && !rec->opts.overwrite) {
+		buf__add(&b, &fin, sizeof(fin));
 		err = b.err ? b.err : perf_data__write(&rec->data, b.p, b.len);
+	}
 	buf__release(&b);
 	build_id_cache__delete(bids);
 	return err;
 }
 
-/* Poll set: the signalfd, then every event fd (ring fds wait for data,
- * the others only report POLLHUP when their task is gone). */
+/* Poll set: the signalfd, the control fd, then every event fd (ring fds
+ * wait for data, the others only report POLLHUP when their task is gone). */
 static struct pollfd *record__pollfds(struct record *rec, int *nr)
 {
 	struct evlist *evlist = rec->evlist;
 	struct pollfd *pfd;
-	int n = 1, k = 1;
+	int n = NR_FIXED_FDS, k = NR_FIXED_FDS;
 
 	for (int i = 0; i < evlist->nr_entries; i++)
 		n += evlist->entries[i]->nr_cpus * evlist->entries[i]->nr_threads;
@@ -197,6 +283,7 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 	if (!pfd)
 		return NULL;
 	pfd[0] = (struct pollfd){ .fd = rec->sig_fd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = rec->control.ctl_fd, .events = POLLIN };
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 
@@ -205,17 +292,18 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 				pfd[k++] = (struct pollfd){ .fd = e->fd[j] };
 	}
 	for (int c = 0; c < evlist->nr_mmaps; c++)
-		for (int j = 1; j < k; j++)
+		for (int j = NR_FIXED_FDS; j < k; j++)
 			if (evlist->fwd[c].pc && pfd[j].fd == evlist->fwd[c].fd)
 				pfd[j].events = POLLIN;
 	*nr = k;
 	return pfd;
 }
 
-enum { RUNNING, STOP_SIGNAL, STOP_CHILD, STOP_HUP };
+enum { RUNNING, STOP_SIGNAL, STOP_CHILD, STOP_HUP, STOP_ERROR };
 
-/* Reads pending signals: returns why to stop, or RUNNING. */
-static int record__handle_signals(struct record *rec)
+/* Reads pending signals: returns why to stop, or RUNNING. A SIGUSR2 (any
+ * number of them) asks for one switch. */
+static int record__handle_signals(struct record *rec, int *switch_now)
 {
 	struct signalfd_siginfo si;
 	int why = RUNNING;
@@ -232,38 +320,214 @@ static int record__handle_signals(struct record *rec)
 			    why == RUNNING)
 				why = STOP_CHILD;
 			break;
-		case SIGUSR2:	/* no --switch-output: nothing to switch */
+		case SIGUSR2:
+			if (rec->so.kind == SWITCH_SIGNAL)
+				*switch_now = 1;
 			break;
 		}
 	}
 	return why;
 }
 
+static s64 record__drain(struct record *rec)
+{
+	struct drain_sink sink = {
+		.data = rec->opts.overwrite ? NULL : &rec->data,
+		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
+		.pending = rec->opts.overwrite ? &rec->pending : NULL,
+		.trigger = rec->switch_evsel,
+	};
+	s64 w = record__drain_forward(rec->evlist, &sink, &rec->stats);
+
+	if (sink.triggered)
+		rec->switch_pending = 1;
+	return w;
+}
+
+static void removed_file(const char *path, void *arg)
+{
+	struct record *rec = arg;
+
+	if (rec->opts.verbose)
+		pr_err("[ perf record: Removed %s (--switch-max-files) ]\n", path);
+}
+
+/* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
+static char *record__next_path(struct record *rec)
+{
+	return rec->so.kind ? switch_output__name(rec->opts.output) : strdup(rec->opts.output);
+}
+
+static struct header_info record__info(struct record *rec)
+{
+	return (struct header_info){
+		.evlist = rec->evlist, .argc = rec->argc, .argv = rec->argv,
+		.first_sample_time = rec->stats.first_time, .last_sample_time = rec->stats.last_time,
+	};
+}
+
+/* Flight recorder: one dump of every ring. Errors are reported and
+ * recording goes on. */
+static int record__dump(struct record *rec)
+{
+	struct header_info info = record__info(rec);
+	char *path = record__next_path(rec);
+	int err;
+
+	if (!path)
+		return -ENOMEM;
+	err = record__drain(rec) < 0 ? -EIO : 0;
+	if (!err)
+		err = dump__write(rec->evlist, &rec->tracking, &rec->pending, path, !rec->so.kind,
+				  &rec->dump_opts, &info, &rec->dump_stats, rec->err, sizeof(rec->err));
+	rec->pending.len = 0;
+	if (err) {
+		pr_err("perf record: dump failed: %s\n", rec->err);
+	} else {
+		if (!rec->opts.quiet)
+			pr_err("[ perf record: Dump %s ]\n", path);
+		if (rec->so.kind)
+			switch_output__created(&rec->so, path, removed_file, rec);
+	}
+	free(path);
+	return err;
+}
+
+/* Normal mode: finishes the current file under its final name. */
+static int record__finish_file(struct record *rec, int announce)
+{
+	struct header_info info = record__info(rec);
+	char *path = record__next_path(rec);
+	int err = path ? perf_data__rename(&rec->data, path) : -ENOMEM;
+
+	if (!err)
+		err = perf_data__commit(&rec->data, &info, !rec->so.kind, rec->err, sizeof(rec->err));
+	else
+		snprintf(rec->err, sizeof(rec->err), "%s", strerror(-err));
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+	} else {
+		rec->files++;
+		if (announce && !rec->opts.quiet)
+			pr_err("[ perf record: Dump %s ]\n", path);
+		if (rec->so.kind)
+			switch_output__created(&rec->so, path, removed_file, rec);
+	}
+	free(path);
+	return err;
+}
+
+/* Normal mode with --switch-output: close this file, start the next one
+ * with the tracking prelude so it stands alone. */
+static int record__rotate(struct record *rec)
+{
+	int err;
+
+	if (record__drain(rec) < 0)
+		return -EIO;
+	/* a file that could not be finished was reported and removed: go on */
+	record__finish_file(rec, 1);
+	memset(&rec->stats, 0, sizeof(rec->stats));
+	if (perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err, sizeof(rec->err))) {
+		pr_err("perf record: %s\n", rec->err);
+		return -EIO;	/* nowhere left to write: stop */
+	}
+	err = perf_data__write(&rec->data, rec->tracking.log.p, rec->tracking.log.len);
+	if (err)
+		pr_err("perf record: %s: %s\n", rec->opts.output, strerror(-err));
+	return err;
+}
+
+static int record__switch(struct record *rec)
+{
+	rec->switch_pending = 0;
+	if (rec->so.kind == SWITCH_TIME)
+		rec->next_switch = now_ns() + rec->so.period_ns;
+	return rec->opts.overwrite ? (record__dump(rec), 0) : record__rotate(rec);
+}
+
+/* Has a size trigger's worth of data come in since the last switch? */
+static int record__size_reached(struct record *rec)
+{
+	u64 bytes = 0;
+
+	if (rec->so.kind != SWITCH_SIZE)
+		return 0;
+	if (!rec->opts.overwrite)
+		return rec->data.data_size >= rec->so.size;
+	for (int c = 0; c < rec->evlist->nr_mmaps; c++)
+		if (rec->evlist->bwd[c].pc)
+			bytes += rec->evlist->bwd[c].prev - mmap__read_head(&rec->evlist->bwd[c]);
+	return bytes >= rec->so.size;
+}
+
+static void record__control(struct record *rec, int *why)
+{
+	enum control_cmd cmd;
+
+	while ((cmd = control__read(&rec->control)) != CTL_NONE) {
+		switch (cmd) {
+		case CTL_SNAPSHOT: rec->switch_pending = 1; break;
+		case CTL_ENABLE: evlist__enable(rec->evlist); break;
+		case CTL_DISABLE: evlist__disable(rec->evlist); break;
+		case CTL_STOP: *why = STOP_SIGNAL; break;
+		default:
+			if (rec->opts.verbose)
+				pr_err("perf record: --control: unknown command ignored\n");
+		}
+		if (cmd == CTL_SNAPSHOT && rec->so.kind)
+			record__switch(rec);
+		control__ack(&rec->control);
+	}
+}
+
+static int record__poll_timeout(struct record *rec)
+{
+	int ms = 1000;
+
+	if (rec->so.kind == SWITCH_SIZE)
+		ms = 100;
+	if (rec->so.kind == SWITCH_TIME) {
+		u64 now = now_ns();
+
+		ms = rec->next_switch <= now ? 0 : MIN(1000, (rec->next_switch - now) / 1000000 + 1);
+	}
+	return ms;
+}
+
 static int record__loop(struct record *rec)
 {
 	struct pollfd *pfd;
-	int nr, alive, why = RUNNING;
-	s64 w;
+	int nr, alive, why = RUNNING, err = 0;
 
 	pfd = record__pollfds(rec, &nr);
 	if (!pfd)
 		return -ENOMEM;
-	alive = nr - 1;
+	alive = nr - NR_FIXED_FDS;
+	rec->next_switch = now_ns() + rec->so.period_ns;
 	while (why == RUNNING) {
-		w = record__drain_forward(rec->evlist, &rec->data, &rec->stats);
-		if (w < 0) {
-			free(pfd);
-			return w;
+		if (record__drain(rec) < 0) {
+			err = -EIO;
+			break;
 		}
-		if (poll(pfd, nr, 1000) < 0 && errno != EINTR)
+		if (rec->switch_pending || record__size_reached(rec) ||
+		    (rec->so.kind == SWITCH_TIME && now_ns() >= rec->next_switch)) {
+			err = record__switch(rec);
+			if (err)
+				break;
+			continue;	/* triggers that came during the switch: one more */
+		}
+		if (poll(pfd, nr, record__poll_timeout(rec)) < 0 && errno != EINTR)
 			break;
 		if (rec->opts.verbose > 1)
 			for (int i = 0; i < nr; i++)
 				if (pfd[i].revents)
 					pr_err("poll: fd %d revents %#x\n", pfd[i].fd, pfd[i].revents);
 		if (pfd[0].revents)
-			why = record__handle_signals(rec);
-		for (int i = 1; i < nr; i++) {
+			why = record__handle_signals(rec, &rec->switch_pending);
+		if (pfd[1].revents)
+			record__control(rec, &why);
+		for (int i = NR_FIXED_FDS; i < nr; i++) {
 			if (pfd[i].revents & POLLIN)
 				rec->stats.wakeups++;
 			if (pfd[i].revents & (POLLHUP | POLLERR)) {
@@ -275,22 +539,85 @@ static int record__loop(struct record *rec)
 			why = STOP_HUP;
 	}
 	free(pfd);
-	return 0;
+	return err;
 }
 
 static void record__print_summary(struct record *rec)
 {
 	double mb = (rec->data.data_offset + rec->data.data_size) / 1024.0 / 1024.0;
+	struct dump_stats *d = &rec->dump_stats;
 
 	if (rec->opts.quiet)
 		return;
 	if (rec->stats.lost)
 		pr_err("Warning: %llu samples lost: the rings filled up (try a bigger -m or "
 		       "a lower -F)\n", (unsigned long long)rec->stats.lost);
+	if (rec->opts.overwrite) {
+		pr_err("[ perf record: %llu dumps%s, %llu records written (%llu samples); lost: "
+		       "%llu dropped by the kernel, ~%llu overwritten before a dump (%llu bytes)%s ]\n",
+		       (unsigned long long)d->dumps, d->failed ? " (some failed)" : "",
+		       (unsigned long long)d->records, (unsigned long long)d->samples,
+		       (unsigned long long)d->kernel_lost, (unsigned long long)d->overwritten_est,
+		       (unsigned long long)d->overwritten_bytes,
+		       d->trimmed ? ", samples outside the common window left out" : "");
+		pr_err("[ perf record: tracking: %llu records (%llu KB) kept, %llu pruned after "
+		       "their task exited, %llu evicted by --tracking-max-size ]\n",
+		       (unsigned long long)rec->tracking.nr_records,
+		       (unsigned long long)rec->tracking.log.len / 1024,
+		       (unsigned long long)rec->tracking.pruned_records,
+		       (unsigned long long)rec->tracking.evicted_records);
+		return;
+	}
 	pr_err("[ perf record: Woken up %llu times to write data ]\n",
 	       (unsigned long long)rec->stats.wakeups);
-	pr_err("[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
-	       rec->opts.output, (unsigned long long)rec->stats.samples);
+	if (rec->so.kind)
+		pr_err("[ perf record: Captured and wrote %d files ]\n", rec->files);
+	else
+		pr_err("[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
+		       rec->opts.output, (unsigned long long)rec->stats.samples);
+}
+
+/* Checks the option combinations and derives the ring sizes. 0 or 129. */
+static int record__check_opts(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	long page = sysconf(_SC_PAGESIZE);
+	u64 ring = opts->mmap_bytes ? opts->mmap_bytes : 128 * (u64)page;
+
+	if (opts->workload && (opts->target.pid || opts->target.tid)) {
+		pr_err("perf record: a command and -p/-t exclude each other\n");
+		return 129;
+	}
+	if (rec->so.max_files && !rec->so.kind && !rec->switch_event) {
+		pr_err("perf record: --switch-max-files needs --switch-output\n");
+		return 129;
+	}
+	if (rec->switch_event && !rec->so.kind)
+		rec->so.kind = SWITCH_SIGNAL;	/* the event is the signal, as in perf */
+	/* overwrite: -m sizes the backward sample rings; tracking has its own */
+	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
+	opts->mmap_bytes = opts->overwrite ? 256 * (u64)page : ring;
+	rec->keep_tracking = opts->overwrite || rec->so.kind;
+	rec->dump_opts.margin = DUMP_MARGIN;
+	rec->dump_opts.monotonic = opts->overwrite;
+	return 0;
+}
+
+/* --switch-output-event: a forward event whose samples trigger a switch. */
+static int record__add_switch_event(struct record *rec)
+{
+	int before = rec->evlist->nr_entries;
+
+	if (!rec->switch_event)
+		return 0;
+	if (parse_events(rec->evlist, rec->switch_event, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -EINVAL;
+	}
+	for (int i = before; i < rec->evlist->nr_entries; i++)
+		rec->evlist->entries[i]->overwrite = 0;
+	rec->switch_evsel = rec->evlist->entries[before];
+	return 0;
 }
 
 int cmd_record(int argc, const char **argv)
@@ -298,7 +625,10 @@ int cmd_record(int argc, const char **argv)
 	struct record rec = {
 		.opts = { .output = "perf.data" },
 		.sig_fd = -1,
+		.data = { .fd = -1 },
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
+		.control = { .ctl_fd = -1, .ack_fd = -1 },
+		.tracking_max = TRACKING_MAX_DEFAULT,
 	};
 	struct record_opts *opts = &rec.opts;
 	const struct option options[] = {
@@ -310,17 +640,31 @@ int cmd_record(int argc, const char **argv)
 		OPT_STR('t', "tid", &opts->target.tid, "tid", "record events on existing thread id"),
 		OPT_CB('c', "count", &rec, "n", "event period to sample", opt_count),
 		OPT_CB('F', "freq", &rec, "n", "profile at this frequency", opt_freq),
-		OPT_CB('m', "mmap-pages", &rec, "pages[,pages]", "number of mmap data pages "
+		OPT_CB('m', "mmap-pages", &rec, "pages", "number of mmap data pages "
 		       "(a power of two) or a size with B/K/M/G", opt_mmap_pages),
 		OPT_STR('o', "output", &opts->output, "file", "output file name"),
 		OPT_BOOL('g', NULL, &opts->callgraph, "enable call-graph recording (frame pointers)"),
 		OPT_BOOL(0, "no-inherit", &opts->no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOL(0, "overwrite", &opts->overwrite, "flight recorder: samples in overwriting "
+			 "backward rings, dumped on --switch-output triggers and at the end"),
+		OPT_CB_OPTARG(0, "switch-output", &rec, "signal|size|time", "switch output (dump "
+			      "the rings with --overwrite) on SIGUSR2, every SIZE (B/K/M/G) or "
+			      "every TIME (s/m/h/d)", opt_switch_output, "signal"),
+		OPT_CB(0, "switch-max-files", &rec, "n", "keep only this run's newest N files",
+		       opt_max_files),
+		OPT_STR(0, "switch-output-event", &rec.switch_event, "event",
+			"switch output when this event occurs"),
+		OPT_CB(0, "dump-window", &rec, "common|all", "common (default): a dump covers only "
+		       "the span every CPU's ring still holds; all: keep every record", opt_dump_window),
+		OPT_CB(0, "tracking-max-size", &rec, "size", "memory cap of the task/map "
+		       "tracking log (default 64M)", opt_tracking_max),
+		OPT_STR(0, "control", &rec.control_spec, "fifo:ctl[,ack]|fd:ctl[,ack]",
+			"commands snapshot, enable, disable, stop from a fifo or fd"),
 		OPT_BOOL('q', "quiet", &opts->quiet, "don't print any message"),
 		OPT_COUNT('v', "verbose", &opts->verbose, "be more verbose"),
 		OPT_TERMINATOR
 	};
 	int err = 0, ret = 1, status = 0;
-	char *err_line = rec.err;
 
 	/* CMDLINE wants "perf record ..." as typed; parsing reorders argv */
 	rec.argv = calloc(argc + 2, sizeof(char *));
@@ -332,6 +676,8 @@ int cmd_record(int argc, const char **argv)
 	rec.evlist = evlist__new();
 	if (!rec.evlist || !rec.argv) {
 		pr_err("perf record: %s\n", strerror(errno));
+		free(rec.argv);
+		evlist__delete(rec.evlist);
 		return 1;
 	}
 	argc = parse_options(argc, argv, options, record_usage);
@@ -344,15 +690,19 @@ int cmd_record(int argc, const char **argv)
 	opts->per_task = opts->workload && !opts->target.system_wide && !opts->target.cpu_list;
 	if (!opts->workload && !opts->target.pid && !opts->target.tid)
 		opts->target.system_wide = 1;
-	if (opts->workload && (opts->target.pid || opts->target.tid)) {
-		pr_err("perf record: a command and -p/-t exclude each other\n");
-		ret = 129;
+	ret = record__check_opts(&rec);
+	if (ret)
 		goto out;
-	}
-	if (!opts->mmap_bytes)
-		opts->mmap_bytes = 128 * sysconf(_SC_PAGESIZE);
+	ret = 1;
 	if (!rec.evlist->nr_entries && parse_events(rec.evlist, "cycles", rec.err, sizeof(rec.err))) {
 		pr_err("%s\n", rec.err);
+		goto out;
+	}
+	if (record__add_switch_event(&rec))
+		goto out;
+	if (rec.control_spec && control__open(&rec.control, rec.control_spec, rec.err,
+					      sizeof(rec.err))) {
+		pr_err("perf record: %s\n", rec.err);
 		goto out;
 	}
 	err = record__setup_signals(&rec);
@@ -375,12 +725,13 @@ int cmd_record(int argc, const char **argv)
 	if (!err)
 		err = evlist__mmap(rec.evlist, opts->mmap_bytes, opts->bwd_mmap_bytes,
 				   rec.err, sizeof(rec.err));
-	if (!err)
+	if (!err && !opts->overwrite)
 		err = perf_data__create(&rec.data, opts->output, rec.evlist, rec.err, sizeof(rec.err));
 	if (err) {
-		pr_err("perf record: %s\n", err_line);
+		pr_err("perf record: %s\n", rec.err);
 		goto out;
 	}
+	tracking__init(&rec.tracking, rec.tracking_max, record__id_sample_type(rec.evlist));
 	err = record__synthesize(&rec);
 	if (err) {
 		pr_err("perf record: synthesizing existing tasks: %s\n", strerror(-err));
@@ -401,24 +752,20 @@ int cmd_record(int argc, const char **argv)
 	evlist__disable(rec.evlist);
 	if (opts->workload)
 		status = workload__finish(&rec.workload, 1);
-	if (!err) {
-		s64 w = record__drain_forward(rec.evlist, &rec.data, &rec.stats);
-
-		err = w < 0 ? w : 0;
+	if (opts->overwrite) {
+		/* the last moments: one more dump, even after a failed one */
+		err = record__dump(&rec);
+	} else {
+		if (!err && record__drain(&rec) < 0)
+			err = -EIO;
+		if (err) {
+			pr_err("perf record: writing %s: %s\n", opts->output, strerror(-err));
+			goto out_abort;
+		}
+		err = record__finish_file(&rec, rec.so.kind != SWITCH_NONE);
 	}
-	if (err) {
-		pr_err("perf record: writing %s: %s\n", opts->output, strerror(-err));
-		goto out_abort;
-	}
-	struct header_info info = {
-		.evlist = rec.evlist, .argc = rec.argc, .argv = rec.argv,
-		.first_sample_time = rec.stats.first_time, .last_sample_time = rec.stats.last_time,
-	};
-	err = perf_data__commit(&rec.data, &info, 1, rec.err, sizeof(rec.err));
-	if (err) {
-		pr_err("perf record: %s\n", rec.err);
+	if (err)
 		goto out;
-	}
 	record__print_summary(&rec);
 	ret = opts->workload ? workload__exit_code(status) : 0;
 	goto out;
@@ -426,6 +773,10 @@ out_abort:
 	perf_data__abort(&rec.data);
 out:
 	workload__finish(&rec.workload, 1);
+	tracking__exit(&rec.tracking);
+	buf__release(&rec.pending);
+	switch_output__exit(&rec.so);
+	control__close(&rec.control);
 	evlist__delete(rec.evlist);
 	if (rec.sig_fd >= 0)
 		close(rec.sig_fd);

@@ -166,3 +166,14 @@ void perf_data__abort(struct perf_data *d)
 	free(d->path);
 	d->tmp = d->path = NULL;
 }
+
+int perf_data__rename(struct perf_data *d, const char *path)
+{
+	char *p = strdup(path);
+
+	if (!p)
+		return -ENOMEM;
+	free(d->path);
+	d->path = p;
+	return 0;
+}

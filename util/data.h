@@ -30,6 +30,8 @@ int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt);
  * On failure the temporary file is removed. 0 or -errno with errbuf set. */
 int perf_data__commit(struct perf_data *d, const struct header_info *info, int keep_old,
 		      char *errbuf, size_t errsz);
+/* Changes the name the file gets at commit. 0 or -ENOMEM. */
+int perf_data__rename(struct perf_data *d, const char *path);
 /* Removes the temporary file and frees d's strings; safe on a half-built d. */
 void perf_data__abort(struct perf_data *d);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NAME_ALIGN 64
@@ -166,6 +167,8 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		feats[nfeat++] = HEADER_EVENT_DESC;
 	if (info->last_sample_time)
 		feats[nfeat++] = HEADER_SAMPLE_TIME;
+	if (info->evlist && info->evlist->nr_entries && info->evlist->entries[0]->attr.use_clockid)
+		feats[nfeat++] = HEADER_CLOCKID;
 
 	/* the table of {offset,size} comes first, then the bodies in bit order */
 	table_at = out->len;
@@ -186,6 +189,13 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		case HEADER_TOTAL_MEM: feat_total_mem(&body); break;
 		case HEADER_CMDLINE: feat_cmdline(&body, info); break;
 		case HEADER_EVENT_DESC: feat_event_desc(&body, info->evlist); break;
+		case HEADER_CLOCKID: {
+			struct timespec res = { 0, 1 };
+
+			clock_getres(info->evlist->entries[0]->attr.clockid, &res);
+			buf__u64(&body, (u64)res.tv_sec * 1000000000ULL + res.tv_nsec);
+			break;
+		}
 		case HEADER_SAMPLE_TIME:
 			buf__u64(&body, info->first_sample_time);
 			buf__u64(&body, info->last_sample_time);

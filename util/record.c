@@ -3,10 +3,12 @@
 #include "util/evlist.h"
 #include "util/header.h"
 #include "util/parse-events.h"
+#include "util/tracking.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ID_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
@@ -55,6 +57,11 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 		/* wake the reader when a forward ring is a quarter full, not per record */
 		a->watermark = 1;
 		a->wakeup_watermark = opts->mmap_bytes / 4;
+		/* dumps compare sample times with the moment each ring was copied */
+		if (opts->overwrite) {
+			a->use_clockid = 1;
+			a->clockid = CLOCK_MONOTONIC;
+		}
 		a->disabled = 1;
 		a->enable_on_exec = opts->per_task;
 		a->inherit = !opts->no_inherit;
@@ -99,17 +106,58 @@ void record_stats__account(struct record_stats *st, const struct perf_event_head
 
 struct scan_arg {
 	struct record_stats *st;
+	struct drain_sink *sink;
+	const struct evlist *evlist;
+	int err;
 };
 
 /* Sample layout: header, IDENTIFIER, IP, TID, TIME, ... for every event. */
 #define SAMPLE_TIME_OFFSET (sizeof(struct perf_event_header) + 3 * sizeof(u64))
+
+/* Copies a record out of the ring (it may wrap) where the sink wants it. */
+static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
+		       const struct perf_event_header *h)
+{
+	struct drain_sink *sink = a->sink;
+	u64 copy[8192 / 8];
+	const struct perf_event_header *rec = h;
+	int tracking = tracking__wants(h->type);
+
+	if (tracking ? !sink->tracking : !sink->pending && !sink->trigger)
+		return 0;
+	if ((pos & m->mask) + h->size > m->mask + 1) {
+		if (h->size > sizeof(copy))
+			return 0;
+		mmap__copy(m, pos, copy, h->size);
+		rec = (const void *)copy;
+	}
+	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {
+		u64 id;
+
+		memcpy(&id, rec + 1, sizeof(id));	/* IDENTIFIER comes first */
+		if (evlist__id2evsel(a->evlist, id) == sink->trigger) {
+			sink->triggered = 1;
+			return 0;
+		}
+	}
+	if (tracking)
+		return tracking__add(sink->tracking, rec);
+	if (sink->pending) {
+		buf__add(sink->pending, rec, rec->size);
+		return sink->pending->err;
+	}
+	return 0;
+}
 
 static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_header *h,
 		       void *arg)
 {
 	struct scan_arg *a = arg;
 	u64 time = 0;
+	int err = sink_record(a, m, pos, h);
 
+	if (err)
+		return a->err = err;
 	if (h->type == PERF_RECORD_SAMPLE && h->size >= SAMPLE_TIME_OFFSET + 8)
 		mmap__copy(m, pos + SAMPLE_TIME_OFFSET, &time, sizeof(time));
 	if (h->type == PERF_RECORD_LOST && (pos & m->mask) + h->size > m->mask + 1) {
@@ -124,12 +172,14 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 	return 0;
 }
 
-s64 record__drain_forward(struct evlist *evlist, struct perf_data *d, struct record_stats *st)
+s64 record__drain_forward(struct evlist *evlist, struct drain_sink *sink,
+			  struct record_stats *st)
 {
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
-	struct scan_arg arg = { st };
+	struct scan_arg arg = { st, sink, evlist, 0 };
+	struct perf_data *d = sink->data;
 	s64 written = 0;
 	int err;
 
@@ -148,16 +198,18 @@ s64 record__drain_forward(struct evlist *evlist, struct perf_data *d, struct rec
 		/* the kernel never publishes a partial record, so a bad size
 		 * here means a corrupt ring: stop before it rather than write it */
 		if (mmap__for_each(m, start, head, scan_record, &arg))
-			return -EIO;
-		n = mmap__span_iov(m, start, head, iov);
-		err = perf_data__writev(d, iov, n);
-		if (err)
-			return err;
+			return arg.err ? arg.err : -EIO;
+		if (d) {
+			n = mmap__span_iov(m, start, head, iov);
+			err = perf_data__writev(d, iov, n);
+			if (err)
+				return err;
+		}
 		mmap__write_tail(m, head);
 		m->prev = head;
 		written += head - start;
 	}
-	if (written) {
+	if (written && d) {
 		err = perf_data__write(d, &round, sizeof(round));
 		if (err)
 			return err;

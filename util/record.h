@@ -42,10 +42,24 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 /* The sample_type every event shares for its sample_id trailer. */
 u64 record__id_sample_type(const struct evlist *evlist);
 
-/* Writes every forward ring's new records straight from the mapped pages
- * into d, then a FINISHED_ROUND if anything was written. Returns bytes
- * written or -errno. */
-s64 record__drain_forward(struct evlist *evlist, struct perf_data *d, struct record_stats *st);
+struct tracking;
+struct buf;
+struct evsel;
+
+/* Where the records drained from the forward rings go. */
+struct drain_sink {
+	struct perf_data *data;		/* written straight from the ring pages */
+	struct tracking *tracking;	/* copies of COMM/MMAP2/FORK/EXIT/... */
+	struct buf *pending;		/* copies of the rest (overwrite mode) */
+	struct evsel *trigger;		/* --switch-output-event */
+	int triggered;			/* a sample of trigger went by */
+};
+
+/* Empties every forward ring: straight from the mapped pages into
+ * sink->data (then a FINISHED_ROUND), and copies into the tracking log and
+ * pending buffer as the sink asks. Returns bytes drained or -errno. */
+s64 record__drain_forward(struct evlist *evlist, struct drain_sink *sink,
+			  struct record_stats *st);
 
 /* Adds what one record means to the stats (samples, LOST, sample times). */
 void record_stats__account(struct record_stats *st, const struct perf_event_header *h,

@@ -1,0 +1,133 @@
+#include "util/control.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A fifo opened read-write never reports EOF when its writers come and go. */
+static int open_fifo(const char *path, char *errbuf, size_t errsz)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		int err = -errno;
+
+		snprintf(errbuf, errsz, "--control: %s: %s", path, strerror(errno));
+		return err;
+	}
+	if (fstat(fd, &st) || !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		snprintf(errbuf, errsz, "--control: %s: not a fifo (create it with mkfifo)", path);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+static int parse_fd(const char *s, char *errbuf, size_t errsz)
+{
+	u64 v;
+
+	if (parse_u64(s, &v) || v > 1 << 20 || fcntl((int)v, F_GETFD) < 0) {
+		snprintf(errbuf, errsz, "--control: fd '%s' is not an open file descriptor", s);
+		return -EBADF;
+	}
+	return (int)v;
+}
+
+int control__open(struct control *c, const char *spec, char *errbuf, size_t errsz)
+{
+	char *copy = strdup(spec), *ack;
+	int fifo = !strncmp(spec, "fifo:", 5), fd = !strncmp(spec, "fd:", 3), ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->ctl_fd = c->ack_fd = -1;
+	if (!copy)
+		return -ENOMEM;
+	if ((!fifo && !fd) || !spec[fifo ? 5 : 3]) {
+		snprintf(errbuf, errsz, "--control: '%s': expected fifo:CTL[,ACK] or fd:CTL[,ACK]", spec);
+		ret = -EINVAL;
+		goto out;
+	}
+	ack = strchr(copy, ',');
+	if (ack)
+		*ack++ = '\0';
+	c->close_fds = fifo;
+	ret = fifo ? open_fifo(copy + 5, errbuf, errsz) : parse_fd(copy + 3, errbuf, errsz);
+	if (ret < 0)
+		goto out;
+	c->ctl_fd = ret;
+	ret = 0;
+	if (ack && *ack) {
+		ret = fifo ? open_fifo(ack, errbuf, errsz) : parse_fd(ack, errbuf, errsz);
+		if (ret < 0)
+			goto out;
+		c->ack_fd = ret;
+		ret = 0;
+	}
+	if (!fifo)
+		fcntl(c->ctl_fd, F_SETFL, fcntl(c->ctl_fd, F_GETFL) | O_NONBLOCK);
+out:
+	free(copy);
+	if (ret)
+		control__close(c);
+	return ret;
+}
+
+void control__close(struct control *c)
+{
+	if (c->close_fds) {
+		if (c->ctl_fd >= 0)
+			close(c->ctl_fd);
+		if (c->ack_fd >= 0)
+			close(c->ack_fd);
+	}
+	c->ctl_fd = c->ack_fd = -1;
+}
+
+static enum control_cmd parse_cmd(const char *s)
+{
+	static const struct { const char *word; enum control_cmd cmd; } cmds[] = {
+		{ "snapshot", CTL_SNAPSHOT }, { "enable", CTL_ENABLE },
+		{ "disable", CTL_DISABLE }, { "stop", CTL_STOP },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(s, cmds[i].word))
+			return cmds[i].cmd;
+	return CTL_UNKNOWN;
+}
+
+enum control_cmd control__read(struct control *c)
+{
+	for (;;) {
+		char *nl = memchr(c->line, '\n', c->len);
+
+		if (nl) {
+			enum control_cmd cmd;
+
+			*nl = '\0';
+			cmd = parse_cmd(c->line);
+			c->len -= nl + 1 - c->line;
+			memmove(c->line, nl + 1, c->len);
+			return cmd;
+		}
+		if (c->len == (int)sizeof(c->line))
+			c->len = 0;	/* an overlong line: drop it */
+		ssize_t n = read(c->ctl_fd, c->line + c->len, sizeof(c->line) - c->len);
+
+		if (n <= 0)
+			return CTL_NONE;
+		c->len += n;
+	}
+}
+
+void control__ack(struct control *c)
+{
+	if (c->ack_fd >= 0 && write(c->ack_fd, "ack\n", 4) != 4)
+		return;
+}

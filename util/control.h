@@ -1,0 +1,25 @@
+#ifndef PERF_CONTROL_H
+#define PERF_CONTROL_H
+
+#include <stddef.h>
+
+/* --control=fifo:CTL[,ACK] or fd:CTL[,ACK]: commands, one per line, from
+ * another process ("snapshot", "enable", "disable", "stop"), each answered
+ * with "ack\n" on ACK when given. */
+struct control {
+	int ctl_fd, ack_fd;
+	int close_fds;		/* we opened them (fifo:), so we close them */
+	char line[256];
+	int len;
+};
+
+enum control_cmd { CTL_NONE, CTL_SNAPSHOT, CTL_ENABLE, CTL_DISABLE, CTL_STOP, CTL_UNKNOWN };
+
+/* Parses and opens the spec. 0 or -errno with errbuf naming the culprit. */
+int control__open(struct control *c, const char *spec, char *errbuf, size_t errsz);
+void control__close(struct control *c);
+/* Reads what is available; returns the next complete command or CTL_NONE. */
+enum control_cmd control__read(struct control *c);
+void control__ack(struct control *c);
+
+#endif

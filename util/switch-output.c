@@ -1,0 +1,97 @@
+#include "util/switch-output.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+int switch_output__parse(struct switch_output *so, const char *spec)
+{
+	static const struct { char unit; u64 ns; } times[] = {
+		{ 's', 1000000000ULL }, { 'm', 60000000000ULL },
+		{ 'h', 3600000000000ULL }, { 'd', 86400000000000ULL },
+	};
+	size_t len;
+	u64 v;
+
+	if (!spec || !strcmp(spec, "signal")) {
+		so->kind = SWITCH_SIGNAL;
+		return 0;
+	}
+	len = strlen(spec);
+	if (len >= 2 && isdigit((unsigned char)spec[0]) && strchr("bBkKmMgG", spec[len - 1]) &&
+	    !parse_size(spec, &v) && v > 0) {
+		so->kind = SWITCH_SIZE;
+		so->size = v;
+		return 0;
+	}
+	for (size_t i = 0; len >= 2 && i < ARRAY_SIZE(times); i++) {
+		char num[32];
+
+		if (spec[len - 1] != times[i].unit || len - 1 >= sizeof(num))
+			continue;
+		memcpy(num, spec, len - 1);
+		num[len - 1] = '\0';
+		if (parse_u64(num, &v) || v == 0 || v > UINT64_MAX / times[i].ns)
+			return -EINVAL;
+		so->kind = SWITCH_TIME;
+		so->period_ns = v * times[i].ns;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+char *switch_output__name(const char *base)
+{
+	for (;;) {
+		struct timeval tv;
+		struct tm tm;
+		char stamp[32], *name;
+		struct stat st;
+
+		gettimeofday(&tv, NULL);
+		localtime_r(&tv.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+		if (asprintf(&name, "%s.%s%02ld", base, stamp, (long)(tv.tv_usec / 10000)) < 0)
+			return NULL;
+		if (lstat(name, &st))
+			return name;
+		/* two dumps in one centisecond: wait for the next one */
+		free(name);
+		usleep(10000 - tv.tv_usec % 10000);
+	}
+}
+
+int switch_output__created(struct switch_output *so, const char *path,
+			   void (*removed)(const char *path, void *arg), void *arg)
+{
+	char **n = realloc(so->files, (so->nr_files + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	so->files = n;
+	so->files[so->nr_files] = strdup(path);
+	if (!so->files[so->nr_files])
+		return -ENOMEM;
+	so->nr_files++;
+	while (so->max_files > 0 && so->nr_files > so->max_files) {
+		if (!unlink(so->files[0]) && removed)
+			removed(so->files[0], arg);
+		free(so->files[0]);
+		memmove(so->files, so->files + 1, --so->nr_files * sizeof(*so->files));
+	}
+	return 0;
+}
+
+void switch_output__exit(struct switch_output *so)
+{
+	for (int i = 0; i < so->nr_files; i++)
+		free(so->files[i]);
+	free(so->files);
+	so->files = NULL;
+	so->nr_files = 0;
+}
