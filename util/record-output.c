@@ -1,0 +1,191 @@
+/* perf record's output side: the file in normal mode, rotation, and the
+ * flight recorder's dumps. */
+#include "util/record-session.h"
+#include "util/cpumap.h"
+#include "util/evlist.h"
+#include "util/synthetic.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The records that describe what already exists: the kernel map and the
+ * tasks being watched. They go to the file (normal mode) and to the
+ * tracking log (flight recorder, or normal mode with --switch-output, so
+ * that every later file can start with them). */
+int record__synthesize(struct record *rec)
+{
+	u64 st = record__id_sample_type(rec->evlist);
+	static const struct perf_event_header fin = {
+		.type = PERF_RECORD_FINISHED_INIT, .size = sizeof(fin)
+	};
+	struct build_id_cache *bids = build_id_cache__new();
+	struct thread_map *threads = rec->evlist->threads;
+	struct buf b = { 0 };
+	int err;
+
+	if (!bids)
+		return -ENOMEM;
+	err = synthesize__kernel_mmap(&b, st);
+	if (err == -ENOENT && rec->opts.verbose)
+		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
+	err = 0;
+	if (rec->opts.per_task) {
+		err = synthesize__comm(&b, rec->workload.pid, rec->workload.pid, "perf-exec", st);
+	} else if (threads->map[0] == -1) {
+		err = synthesize__all(&b, st, bids);
+	} else {
+		for (int i = 0; i < threads->nr && !err; i++) {
+			err = synthesize__process(&b, threads->map[i], st, bids);
+			if (err == -ESRCH)
+				err = 0;	/* a thread, or gone: its process covers it */
+		}
+	}
+	if (!err && b.err)
+		err = b.err;
+	for (size_t off = 0; !err && rec->keep_tracking && off < b.len;) {
+		const struct perf_event_header *h = (const void *)(b.p + off);
+
+		err = tracking__add(&rec->tracking, h);
+		off += h->size;
+	}
+	if (!err && !rec->opts.overwrite) {
+		buf__add(&b, &fin, sizeof(fin));
+		err = b.err ? b.err : perf_data__write(&rec->data, b.p, b.len);
+	}
+	buf__release(&b);
+	build_id_cache__delete(bids);
+	return err;
+}
+
+s64 record__drain(struct record *rec)
+{
+	struct drain_sink sink = {
+		.data = rec->opts.overwrite ? NULL : &rec->data,
+		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
+		.pending = rec->opts.overwrite ? &rec->pending : NULL,
+		.trigger = rec->switch_evsel,
+	};
+	s64 w = record__drain_forward(rec->evlist, &sink, &rec->stats);
+
+	if (sink.triggered)
+		rec->switch_pending = 1;
+	return w;
+}
+
+static void removed_file(const char *path, void *arg)
+{
+	struct record *rec = arg;
+
+	if (rec->opts.verbose)
+		pr_err("[ perf record: Removed %s (--switch-max-files) ]\n", path);
+}
+
+/* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
+static char *record__next_path(struct record *rec)
+{
+	return rec->so.kind ? switch_output__name(rec->opts.output) : strdup(rec->opts.output);
+}
+
+static struct header_info record__info(struct record *rec)
+{
+	return (struct header_info){
+		.evlist = rec->evlist, .argc = rec->argc, .argv = rec->argv,
+		.first_sample_time = rec->stats.first_time, .last_sample_time = rec->stats.last_time,
+	};
+}
+
+/* Flight recorder: one dump of every ring. Errors are reported and
+ * recording goes on. */
+int record__dump(struct record *rec)
+{
+	struct header_info info = record__info(rec);
+	char *path = record__next_path(rec);
+	int err;
+
+	if (!path)
+		return -ENOMEM;
+	err = record__drain(rec) < 0 ? -EIO : 0;
+	if (!err)
+		err = dump__write(rec->evlist, &rec->tracking, &rec->pending, path, !rec->so.kind,
+				  &rec->dump_opts, &info, &rec->dump_stats, rec->err, sizeof(rec->err));
+	rec->pending.len = 0;
+	if (err) {
+		pr_err("perf record: dump failed: %s\n", rec->err);
+	} else {
+		if (!rec->opts.quiet)
+			pr_err("[ perf record: Dump %s ]\n", path);
+		if (rec->so.kind)
+			switch_output__created(&rec->so, path, removed_file, rec);
+	}
+	free(path);
+	return err;
+}
+
+/* Normal mode: finishes the current file under its final name. */
+int record__finish_file(struct record *rec, int announce)
+{
+	struct header_info info = record__info(rec);
+	char *path = record__next_path(rec);
+	int err = path ? perf_data__rename(&rec->data, path) : -ENOMEM;
+
+	if (!err)
+		err = perf_data__commit(&rec->data, &info, !rec->so.kind, rec->err, sizeof(rec->err));
+	else
+		snprintf(rec->err, sizeof(rec->err), "%s", strerror(-err));
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+	} else {
+		rec->files++;
+		if (announce && !rec->opts.quiet)
+			pr_err("[ perf record: Dump %s ]\n", path);
+		if (rec->so.kind)
+			switch_output__created(&rec->so, path, removed_file, rec);
+	}
+	free(path);
+	return err;
+}
+
+/* Normal mode with --switch-output: close this file, start the next one
+ * with the tracking prelude so it stands alone. */
+static int record__rotate(struct record *rec)
+{
+	int err;
+
+	if (record__drain(rec) < 0)
+		return -EIO;
+	/* a file that could not be finished was reported and removed: go on */
+	record__finish_file(rec, 1);
+	memset(&rec->stats, 0, sizeof(rec->stats));
+	if (perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err, sizeof(rec->err))) {
+		pr_err("perf record: %s\n", rec->err);
+		return -EIO;	/* nowhere left to write: stop */
+	}
+	err = perf_data__write(&rec->data, rec->tracking.log.p, rec->tracking.log.len);
+	if (err)
+		pr_err("perf record: %s: %s\n", rec->opts.output, strerror(-err));
+	return err;
+}
+
+int record__switch(struct record *rec)
+{
+	rec->switch_pending = 0;
+	if (rec->so.kind == SWITCH_TIME)
+		rec->next_switch = now_ns() + rec->so.period_ns;
+	return rec->opts.overwrite ? (record__dump(rec), 0) : record__rotate(rec);
+}
+
+/* Has a size trigger's worth of data come in since the last switch? */
+int record__size_reached(struct record *rec)
+{
+	u64 bytes = 0;
+
+	if (rec->so.kind != SWITCH_SIZE)
+		return 0;
+	if (!rec->opts.overwrite)
+		return rec->data.data_size >= rec->so.size;
+	for (int c = 0; c < rec->evlist->nr_mmaps; c++)
+		if (rec->evlist->bwd[c].pc)
+			bytes += rec->evlist->bwd[c].prev - mmap__read_head(&rec->evlist->bwd[c]);
+	return bytes >= rec->so.size;
+}
