@@ -1,7 +1,8 @@
 #include "tests/tests.h"
 
 extern const struct test_suite suite_util, suite_parse_events, suite_mmap, suite_data,
-	suite_synthetic, suite_tracing_data, suite_kernel_ring;
+	suite_synthetic, suite_tracing_data, suite_kernel_ring, suite_backward_ring_buffer,
+	suite_snapshot;
 
 const struct test_suite *const test_suites[] = {
 	&suite_util,
@@ -11,5 +12,7 @@ const struct test_suite *const test_suites[] = {
 	&suite_synthetic,
 	&suite_tracing_data,
 	&suite_kernel_ring,
+	&suite_backward_ring_buffer,
+	&suite_snapshot,
 	NULL,
 };

@@ -1,6 +1,7 @@
 /* Workloads with exactly known behaviour, for the shell tests to record. */
 #include "tests/tests.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -40,6 +41,33 @@ __attribute__((noinline)) static void test_spin_loop(double seconds)
 static int workload_spin(int argc, const char **argv)
 {
 	test_spin_loop(argc > 0 ? atof(argv[0]) : 1.0);
+	return 0;
+}
+
+/* close(BASE + i) for SECONDS, moving to the next CPU every HOP calls: a
+ * numbered stream whose every value must appear once, in order, in dumps */
+static int workload_hop(int argc, const char **argv)
+{
+	double seconds = argc > 0 ? atof(argv[0]) : 1.0;
+	unsigned long hop = arg_or(argc, argv, 1, 2000), base = arg_or(argc, argv, 2, 1000000);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct timespec t0, t;
+	unsigned long i = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (i % hop == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET((i / hop) % (ncpu > 0 ? ncpu : 1), &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 >= seconds)
+				break;
+		}
+		close((int)(base + i++));
+	}
 	return 0;
 }
 
@@ -84,11 +112,12 @@ int test_workload(const char *name, int argc, const char **argv)
 		{ "spin", workload_spin },
 		{ "prctl", workload_prctl },
 		{ "forks", workload_forks },
+		{ "hop", workload_hop },
 	};
 
 	for (size_t i = 0; i < sizeof(wl) / sizeof(wl[0]); i++)
 		if (!strcmp(wl[i].name, name))
 			return wl[i].fn(argc, argv);
-	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks)\n", name);
+	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks, hop)\n", name);
 	return 1;
 }

@@ -23,8 +23,10 @@ int switch_output__parse(struct switch_output *so, const char *spec)
 		return 0;
 	}
 	len = strlen(spec);
-	if (len >= 2 && isdigit((unsigned char)spec[0]) && strchr("bBkKmMgG", spec[len - 1]) &&
-	    !parse_size(spec, &v) && v > 0) {
+	/* as in perf, the case tells them apart: 5M is a size, 5m five minutes */
+	if (len >= 2 && isdigit((unsigned char)spec[0]) && strchr("BKMG", spec[len - 1])) {
+		if (parse_size(spec, &v) || v == 0)
+			return -EINVAL;
 		so->kind = SWITCH_SIZE;
 		so->size = v;
 		return 0;

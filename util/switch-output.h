@@ -15,8 +15,9 @@ struct switch_output {
 	int nr_files;
 };
 
-/* Parses --switch-output's value: NULL or "signal", a size with a unit
- * (B/K/M/G), or a time with a unit (s/m/h/d). 0 or -EINVAL. */
+/* Parses --switch-output's value: NULL or "signal", a size with an
+ * upper-case unit (B/K/M/G), or a time with a lower-case one (s/m/h/d).
+ * 0 or -EINVAL. */
 int switch_output__parse(struct switch_output *so, const char *spec);
 
 /* A new name BASE.YYYYMMDDHHMMSSCC (centiseconds, as perf names them) that
