@@ -388,12 +388,13 @@ static int record__check_opts(struct record *rec)
 		pr_err("perf record: a command and -p/-t exclude each other\n");
 		return 129;
 	}
-	if (rec->so.max_files && !rec->so.kind && !rec->switch_event) {
+	if (rec->so.max_files && !rec->so.kind && !rec->switch_event && !rec->control_spec) {
 		pr_err("perf record: --switch-max-files needs --switch-output\n");
 		return 129;
 	}
-	if (rec->switch_event && !rec->so.kind)
-		rec->so.kind = SWITCH_SIGNAL;	/* the event is the signal, as in perf */
+	/* a trigger event or a control fifo is the signal, as in perf */
+	if ((rec->switch_event || rec->control_spec) && !rec->so.kind)
+		rec->so.kind = SWITCH_SIGNAL;
 	/* overwrite: -m sizes the backward sample rings; tracking has its own */
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
 	opts->mmap_bytes = opts->overwrite ? 256 * (u64)page : ring;
@@ -414,8 +415,10 @@ static int record__add_switch_event(struct record *rec)
 		pr_err("%s\n", rec->err);
 		return -EINVAL;
 	}
-	for (int i = before; i < rec->evlist->nr_entries; i++)
+	for (int i = before; i < rec->evlist->nr_entries; i++) {
 		rec->evlist->entries[i]->overwrite = 0;
+		rec->evlist->entries[i]->wake_each = 1;
+	}
 	rec->switch_evsel = rec->evlist->entries[before];
 	return 0;
 }
@@ -562,7 +565,10 @@ int cmd_record(int argc, const char **argv)
 			pr_err("perf record: writing %s: %s\n", opts->output, strerror(-err));
 			goto out_abort;
 		}
-		err = record__finish_file(&rec, rec.so.kind != SWITCH_NONE);
+		if (rec.so.kind && rec.files && !rec.stats.samples && !rec.stats.lost)
+			perf_data__abort(&rec.data);	/* nothing since the last switch */
+		else
+			err = record__finish_file(&rec, rec.so.kind != SWITCH_NONE);
 	}
 	if (err)
 		goto out;

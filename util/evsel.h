@@ -17,6 +17,7 @@ struct evsel {
 	int overwrite;		/* -1: as --overwrite says; 0/1: /no-overwrite/, /overwrite/ */
 	int user_period;	/* period/freq came from a term: -c/-F leave it */
 	int tracking;		/* the dummy carrying COMM/MMAP2/FORK/EXIT */
+	int wake_each;		/* wake the reader on every sample (trigger events) */
 	int nr_cpus, nr_threads;
 	int *fd;
 	u64 *id;

@@ -55,8 +55,8 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 		a->sample_type = ID_SAMPLE_TYPE | PERF_SAMPLE_IP;
 		a->sample_id_all = 1;
 		/* wake the reader when a forward ring is a quarter full, not per record */
-		a->watermark = 1;
-		a->wakeup_watermark = opts->mmap_bytes / 4;
+		a->watermark = !e->wake_each;
+		a->wakeup_watermark = e->wake_each ? 1 : opts->mmap_bytes / 4;
 		/* dumps compare sample times with the moment each ring was copied */
 		if (opts->overwrite) {
 			a->use_clockid = 1;

@@ -1,0 +1,75 @@
+#!/bin/bash
+# --switch-output triggers: max files, time, size, an event, a control fifo; rotation stands alone
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+cd "$TMP" || exit 1
+
+# --switch-max-files=2: 5 dumps leave this run's newest 2, and nothing else is touched
+echo keep > mf.data.2000010100000000
+"$PERF" record -q --overwrite --switch-output --switch-max-files=2 -e cpu-clock -o mf.data \
+	-- "$PERF" test -w spin 2.5 &
+rec=$!
+BG_PIDS+=($rec)
+for i in 1 2 3 4; do sleep 0.4; kill -USR2 $rec; done
+wait $rec || fail "max-files record"
+n=$(ls mf.data.2026* mf.data.20[3-9]* 2>/dev/null | wc -l)
+[ "$n" -eq 2 ] || fail "--switch-max-files=2 left $n files: $(ls mf.data.*)"
+[ "$(cat mf.data.2000010100000000)" = keep ] || fail "a file of another run was touched"
+for f in $(ls mf.data.20[2-9]*); do stock_reads_clean "$f"; done
+
+# time: every second during 3.3 s, plus the final dump
+"$PERF" record --overwrite --switch-output=1s -e cpu-clock -o t.data -- "$PERF" test -w spin 3.3 2> t.err ||
+	fail "time record"
+n=$(ls t.data.* | wc -l)
+[ "$n" -ge 4 ] && [ "$n" -le 5 ] || fail "--switch-output=1s over 3.3 s made $n files"
+
+# size, normal mode: the file rotates, and every file stands alone
+if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_close ]; then
+	"$PERF" record --switch-output=200K -c 1 -e syscalls:sys_enter_close -m 16M -o s.data -- \
+		"$PERF" test -w closes 200000 2> s.err || fail "size record: $(cat s.err)"
+	n=$(ls s.data.* | wc -l)
+	[ "$n" -ge 3 ] || fail "--switch-output=200K made $n files: $(cat s.err)"
+	total=0
+	for f in s.data.*; do
+		stock_reads_clean "$f"
+		# named by the tracking prelude, not ":PID"
+		"$STOCK" script -i "$f" -F comm 2>/dev/null | grep -q '^ *:' && fail "$f has unnamed samples"
+		c=$("$STOCK" script -i "$f" -F trace 2>/dev/null | awk '/fd: 0x/ { sub(/.*fd: /, ""); print }' |
+			hex2dec | awk '$1 >= 1000000' | wc -l)
+		total=$((total + c))
+	done
+	[ "$total" -eq 200000 ] || fail "rotated files hold $total numbered events, want 200000"
+	grep -q 'Captured and wrote '"$n"' files' s.err || fail "closing line: $(cat s.err)"
+fi
+
+# size, overwrite mode: dumps when the rings took in 512K
+"$PERF" record -q --overwrite --switch-output=512K -e cpu-clock -c 10000 -o os.data -- \
+	"$PERF" test -w spin 1.5 || fail "overwrite size record"
+[ "$(ls os.data.* | wc -l)" -ge 2 ] || fail "--overwrite --switch-output=512K made no size dump"
+
+# an event as the trigger: one kill(2) -> one dump, plus the final one
+if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_kill ]; then
+	"$PERF" record -q --overwrite --switch-output-event=syscalls:sys_enter_kill -e cpu-clock \
+		-o ev.data -- sh -c 'sleep 0.3; kill -0 $$; sleep 0.3' || fail "event record"
+	n=$(ls ev.data.* | wc -l)
+	[ "$n" -eq 2 ] || fail "--switch-output-event: $n files, want 2"
+fi
+
+# a control fifo: "snapshot" dumps, and the ack comes once the file is in place
+mkfifo ctl ack
+"$PERF" record -q --overwrite --control=fifo:ctl,ack -a -e cpu-clock -o c.data &
+rec=$!
+BG_PIDS+=($rec)
+sleep 0.5
+exec 7<>ack
+echo snapshot > ctl
+read -r -t 10 answer <&7 || fail "no ack"
+[ "$answer" = ack ] || fail "ack was '$answer'"
+n=$(ls c.data.* 2>/dev/null | wc -l)
+[ "$n" -eq 1 ] || fail "after snapshot+ack: $n files"
+stock_reads_clean c.data.*
+echo stop > ctl
+read -r -t 10 answer <&7 || fail "no ack for stop"
+wait $rec || fail "control record exit status"
+[ "$(ls c.data.* | wc -l)" -eq 2 ] || fail "no final dump after stop"
+exit 0
