@@ -469,6 +469,12 @@ int cmd_record(int argc, const char **argv)
 	};
 	int err = 0, ret = 1, status = 0;
 
+	/* first of all: a SIGUSR2/SIGINT during set-up must wait for the loop */
+	err = record__setup_signals(&rec);
+	if (err) {
+		pr_err("perf record: signals: %s\n", strerror(-err));
+		return 1;
+	}
 	/* CMDLINE wants "perf record ..." as typed; parsing reorders argv */
 	rec.argv = calloc(argc + 2, sizeof(char *));
 	if (rec.argv) {
@@ -481,6 +487,7 @@ int cmd_record(int argc, const char **argv)
 		pr_err("perf record: %s\n", strerror(errno));
 		free(rec.argv);
 		evlist__delete(rec.evlist);
+		close(rec.sig_fd);
 		return 1;
 	}
 	argc = parse_options(argc, argv, options, record_usage);
@@ -506,11 +513,6 @@ int cmd_record(int argc, const char **argv)
 	if (rec.control_spec && control__open(&rec.control, rec.control_spec, rec.err,
 					      sizeof(rec.err))) {
 		pr_err("perf record: %s\n", rec.err);
-		goto out;
-	}
-	err = record__setup_signals(&rec);
-	if (err) {
-		pr_err("perf record: signals: %s\n", strerror(-err));
 		goto out;
 	}
 	if (opts->workload) {

@@ -184,6 +184,15 @@ int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *p
 		snprintf(errbuf, errsz, "dump: %s", strerror(-err));
 		goto out;
 	}
+	for (u64 i = 0; i < d.nr_refs && !samples; i++)
+		samples += d.refs[i].h->type == PERF_RECORD_SAMPLE || d.refs[i].h->type == PERF_RECORD_LOST;
+	if (!samples) {
+		/* a file without samples is one stock perf report refuses */
+		st->empty++;
+		err = -ENODATA;
+		goto out_nofail;
+	}
+	samples = 0;
 	err = perf_data__create(&out, path, evlist, errbuf, errsz);
 	if (err)
 		goto out;
@@ -206,6 +215,7 @@ int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *p
 out:
 	if (err)
 		st->failed++;
+out_nofail:
 	dump__release(&d);
 	return err;
 }

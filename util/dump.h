@@ -24,6 +24,7 @@ struct dump_stats {
 	u64 trimmed;		/* samples older than the common window */
 	u64 deferred;		/* records left for the next dump (newer than the window) */
 	u64 failed;
+	u64 empty;		/* triggers with nothing new to dump */
 };
 
 /* One dump: captures every backward ring of evlist (the caller drained the
@@ -31,7 +32,8 @@ struct dump_stats {
  * tracking records, the pending forward records and the samples merged in
  * time order to path, created privately and
  * renamed into place. A failure removes the partial file, counts it, and
- * leaves recording going. 0 or -errno with errbuf set. */
+ * leaves recording going. 0, -ENODATA when there was no new sample (no
+ * file is written), or -errno with errbuf set. */
 int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *pending,
 		const char *path, int keep_old,
 		const struct dump_opts *opts, const struct header_info *info_tmpl,

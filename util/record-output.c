@@ -110,7 +110,10 @@ int record__dump(struct record *rec)
 		err = dump__write(rec->evlist, &rec->tracking, &rec->pending, path, !rec->so.kind,
 				  &rec->dump_opts, &info, &rec->dump_stats, rec->err, sizeof(rec->err));
 	rec->pending.len = 0;
-	if (err) {
+	if (err == -ENODATA) {
+		if (!rec->opts.quiet)
+			pr_err("[ perf record: No samples since the last dump: nothing written ]\n");
+	} else if (err) {
 		pr_err("perf record: dump failed: %s\n", rec->err);
 	} else {
 		if (!rec->opts.quiet)

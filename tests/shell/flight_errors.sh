@@ -1,0 +1,83 @@
+#!/bin/bash
+# perf record --overwrite: bad options, a full disk during a dump, early and stormy SIGUSR2
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+cd "$TMP" || exit 1
+
+one_line_error() {	# PATTERN -- perf args
+	local pattern=$1 rc
+	shift 2
+	"$PERF" "$@" > out 2> err
+	rc=$?
+	[ $rc -ne 0 ] || fail "perf $* succeeded"
+	[ "$(grep -c . err)" -eq 1 ] || fail "perf $*: $(cat err)"
+	grep -q -- "$pattern" err || fail "perf $*: '$(cat err)' lacks '$pattern'"
+	log "perf $*: rc $rc: $(cat err)"
+}
+
+one_line_error "invalid --switch-output 'foo'" -- record --overwrite --switch-output=foo -- true
+one_line_error "invalid --switch-output '10'" -- record --switch-output=10 -- true
+one_line_error "needs --switch-output" -- record --overwrite --switch-max-files=3 -- true
+one_line_error "invalid --switch-max-files '0'" -- record --switch-output --switch-max-files=0 -- true
+one_line_error "--control: $TMP/nope/ctl: No such file or directory" -- \
+	record --overwrite --control=fifo:$TMP/nope/ctl -- true
+touch plain
+one_line_error "--control: $TMP/plain: not a fifo" -- record --overwrite --control=fifo:$TMP/plain -- true
+one_line_error "--control: 'pipe:x'" -- record --overwrite --control=pipe:x -- true
+one_line_error "invalid --dump-window 'some'" -- record --overwrite --dump-window=some -- true
+one_line_error "invalid --tracking-max-size 'lots'" -- record --overwrite --tracking-max-size=lots -- true
+one_line_error "event syntax error: 'nosuch'" -- record --overwrite -e nosuch -- true
+one_line_error "instructions" -- record --overwrite -e instructions -C 0 -- true
+ls | grep -q '\.tmp' && fail "temporary files left"
+
+# SIGUSR2 before the rings exist and while the workload exits, and a storm
+# of them: nothing crashes, every file is whole
+"$PERF" record -q --overwrite --switch-output -e cpu-clock -o storm.data -- "$PERF" test -w spin 1.5 &
+rec=$!
+BG_PIDS+=($rec)
+# as soon as perf has SIGUSR2 blocked (bit 12 of SigBlk), in the middle of set-up
+for i in $(seq 500); do
+	blk=$(awk '/^SigBlk/ {print $2}' /proc/$rec/status 2>/dev/null)
+	[ -n "$blk" ] && [ $((0x$blk & 0x800)) -ne 0 ] && break
+done
+kill -USR2 $rec 2>/dev/null
+sleep 0.3
+for i in $(seq 200); do kill -USR2 $rec 2>/dev/null || break; done
+sleep 1.3
+for i in $(seq 50); do kill -USR2 $rec 2>/dev/null || break; done
+wait $rec || fail "storm: exit status $?"
+n=$(ls storm.data.* | wc -l)
+[ "$n" -ge 2 ] || fail "storm: $n dumps"
+for f in storm.data.*; do stock_reads_clean "$f"; done
+log "storm: $n dumps"
+
+# a full disk during a dump: one error line, no partial file, recording
+# goes on and the next dump works
+[ "$(id -u)" = 0 ] || { log "not root: no tmpfs for the full-disk case"; exit 0; }
+mkdir small
+mount -t tmpfs -o size=2M tmpfs small 2>/dev/null || { log "cannot mount tmpfs: skipped full-disk case"; exit 0; }
+trap 'umount "$TMP/small" 2>/dev/null; cleanup' EXIT
+"$PERF" record --overwrite --switch-output -a -e cpu-clock -m 1M -o small/d.data 2> disk.err &
+rec=$!
+BG_PIDS+=($rec)
+sleep 0.5
+"$PERF" test -w spin 0.5
+dd if=/dev/zero of=small/filler bs=64K 2>/dev/null
+kill -USR2 $rec
+sleep 0.5
+[ "$(ls small | grep -c '^d\.data')" -eq 0 ] || fail "a dump appeared on a full disk: $(ls small)"
+ls -a small | grep -q '\.tmp' && fail "partial file left: $(ls -a small)"
+grep -q "perf record: dump failed: .*No space left on device" disk.err || fail "no ENOSPC line: $(cat disk.err)"
+rm small/filler
+"$PERF" test -w spin 0.3
+kill -USR2 $rec
+sleep 0.5
+kill -INT $rec
+wait $rec || fail "full-disk record exit status $?"
+n=$(ls small/d.data.* 2>/dev/null | wc -l)
+[ "$n" -eq 2 ] || fail "after the disk had room again: $n dumps, want 2 ($(cat disk.err))"
+for f in small/d.data.*; do stock_reads_clean "$f"; done
+grep -q '(some failed)' disk.err || fail "summary does not mention the failed dump"
+log "full disk: $(grep -c 'dump failed' disk.err) failed dump, then $n whole ones"
+umount small
+exit 0
