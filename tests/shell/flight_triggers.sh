@@ -55,6 +55,17 @@ if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_kill ]; then
 	[ "$n" -eq 2 ] || fail "--switch-output-event: $n files, want 2"
 fi
 
+# a /no-overwrite/ event rides the forward rings and still lands in the dump
+if [ -d /sys/kernel/tracing/events/sched/sched_switch ]; then
+	"$PERF" record -q --overwrite -e cpu-clock -e 'sched:sched_switch/no-overwrite/' -a \
+		-o no.data -- sleep 0.3 || fail "no-overwrite record"
+	stock_reads_clean no.data
+	"$STOCK" evlist -v -i no.data 2>/dev/null | grep '^sched:sched_switch' | grep -q write_backward &&
+		fail "/no-overwrite/ event is backward"
+	n=$("$STOCK" script -i no.data -F event 2>/dev/null | grep -c sched_switch)
+	[ "$n" -gt 0 ] || fail "no sched_switch samples from the forward ring in the dump"
+fi
+
 # a control fifo: "snapshot" dumps, and the ack comes once the file is in place
 mkfifo ctl ack
 "$PERF" record -q --overwrite --control=fifo:ctl,ack -a -e cpu-clock -o c.data &
