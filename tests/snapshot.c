@@ -255,7 +255,8 @@ static int test_rotation(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-static void put_task(struct tracking *t, u32 type, u32 pid, u32 tid, u64 time)
+static void put_task_named(struct tracking *t, u32 type, u32 pid, u32 tid, u64 time,
+			   const char *name)
 {
 	struct buf b = { 0 };
 	struct sample_id sid = { .pid = pid, .tid = tid, .time = time };
@@ -269,11 +270,16 @@ static void put_task(struct tracking *t, u32 type, u32 pid, u32 tid, u64 time)
 		buf__u64(&b, time);
 	} else {
 		buf__u32(&b, tid);
-		buf__str0(&b, "name");
+		buf__str0(&b, name);
 	}
 	event__end(&b, at, ST, &sid);
 	tracking__add(t, (const void *)b.p);
 	buf__release(&b);
+}
+
+static void put_task(struct tracking *t, u32 type, u32 pid, u32 tid, u64 time)
+{
+	put_task_named(t, type, pid, tid, time, "name");
 }
 
 static int test_tracking(struct test_ctx *ctx)
@@ -304,6 +310,18 @@ static int test_tracking(struct test_ctx *ctx)
 		TEST_ASSERT(p[0] != 10 || tracking__time(&t, h) == 7, "old pid 10 record kept");
 	}
 	TEST_ASSERT(n == 2 && pid10 == 1 && pid20 == 1 && t.nr_records == 2, "n %d", n);
+	/* a small pruned record before a big kept one: compaction moves the big
+	 * one over its own old header, which must not derail the walk */
+	put_task(&t, PERF_RECORD_EXIT, 40, 40, 8);
+	put_task_named(&t, PERF_RECORD_MMAP2, 50, 50, 9, "/a/rather/long/path/to/a/library/that/"
+		       "makes/this/record/much/bigger/than/the/exit/record/before/it.so");
+	tracking__prune(&t, 100);
+	TEST_ASSERT(t.nr_records == 3, "after pruning an EXIT before a big record: %llu",
+		    (unsigned long long)t.nr_records);
+	n = 0;
+	tracking__for_each(&t, h)
+		n += h->type == PERF_RECORD_MMAP2 && ((const u32 *)(h + 1))[0] == 50;
+	TEST_ASSERT(n == 1, "the big record survived the move intact");
 	/* the cap evicts the oldest, counted */
 	t.cap = 64;
 	for (int i = 0; i < 10; i++)

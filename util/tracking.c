@@ -104,8 +104,10 @@ void tracking__prune(struct tracking *t, u64 before)
 		}
 		/* keep a record unless its thread (or, for maps, its process)
 		 * exited later in the log than the record itself */
-		tracking__for_each(t, h) {
-			size_t off = (const char *)h - t->log.p, s;
+		for (size_t off = 0; off < t->log.len;) {
+			const struct perf_event_header *h = (const void *)(t->log.p + off);
+			u16 size = h->size;	/* the move below may overwrite h */
+			size_t s;
 			u32 pid, tid, key;
 			int drop = 0;
 
@@ -118,10 +120,11 @@ void tracking__prune(struct tracking *t, u64 before)
 			if (drop) {
 				t->pruned_records++;
 				t->nr_records--;
-				continue;
+			} else {
+				memmove(t->log.p + out, h, size);
+				out += size;
 			}
-			memmove(t->log.p + out, h, h->size);
-			out += h->size;
+			off += size;
 		}
 		t->log.len = out;
 	}

@@ -10,9 +10,8 @@ BG_PIDS=()
 
 cleanup() {
 	for p in "${BG_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$TMP"
+	if [ -n "$PERF_TEST_KEEP" ]; then echo "  kept $TMP" >&2; else rm -rf "$TMP"; fi
 }
-[ -n "$PERF_TEST_KEEP" ] && cleanup() { echo "  kept $TMP" >&2; }
 trap cleanup EXIT
 
 log() { [ -n "$PERF_TEST_VERBOSE" ] && echo "  $*" >&2; return 0; }
