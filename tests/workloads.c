@@ -24,6 +24,20 @@ static int workload_closes(int argc, const char **argv)
 	return 0;
 }
 
+/* N close(-1), the classic write_backward benchmark; prints its own time */
+static int workload_closebad(int argc, const char **argv)
+{
+	unsigned long n = arg_or(argc, argv, 0, 3000000);
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned long i = 0; i < n; i++)
+		close(-1);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	printf("elapsed %.6f\n", (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
+}
+
 volatile unsigned long test_spin_sink;
 
 __attribute__((noinline)) static void test_spin_loop(double seconds)
@@ -62,6 +76,8 @@ static int workload_hop(int argc, const char **argv)
 			CPU_ZERO(&set);
 			CPU_SET((i / hop) % (ncpu > 0 ? ncpu : 1), &set);
 			sched_setaffinity(0, sizeof(set), &set);
+		}
+		if (i % 1024 == 0) {
 			clock_gettime(CLOCK_MONOTONIC, &t);
 			if ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 >= seconds)
 				break;
@@ -113,11 +129,12 @@ int test_workload(const char *name, int argc, const char **argv)
 		{ "prctl", workload_prctl },
 		{ "forks", workload_forks },
 		{ "hop", workload_hop },
+		{ "closebad", workload_closebad },
 	};
 
 	for (size_t i = 0; i < sizeof(wl) / sizeof(wl[0]); i++)
 		if (!strcmp(wl[i].name, name))
 			return wl[i].fn(argc, argv);
-	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks, hop)\n", name);
+	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks, hop, closebad)\n", name);
 	return 1;
 }

@@ -1,0 +1,26 @@
+#!/bin/bash
+# bench/run --quick: the harness runs every scenario for both tools (numbers not judged)
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+need_tracepoint syscalls sys_enter_close
+command -v cc >/dev/null || skip "no C compiler"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+THIS_PERF=$PERF "$ROOT/bench/run" --quick --out "$TMP/results" > "$TMP/out" 2> "$TMP/err" ||
+	fail "bench/run --quick failed: $(tail -5 "$TMP/err")"
+md=$TMP/results/latest.md
+[ -s "$md" ] || fail "no latest.md"
+for metric in "workload seconds" "events lost per dump" "ms, 1MB rings" "recorder CPU s per GB" \
+	      "events lost" "tracepoint bytes/record" "cpu-clock s of history per MiB" \
+	      "peak anon RSS KB" "% of an exited task's samples named"; do
+	for v in stock this; do
+		grep -F "| $metric |" "$md" | grep -q "| $v" || fail "no '$metric' row for $v"
+	done
+done
+for v in bare stock-normal this-normal stock-overwrite this-overwrite; do
+	grep -q "| workload seconds | $v | [0-9]" "$md" || fail "scenario 1: no number for $v"
+done
+# every row has a number or says why not
+grep '^| [0-9]' "$md" | grep -v '| [0-9.e+-]* ([0-9.e+-]*-[0-9.e+-]*) |' | grep -v 'cannot run here' |
+	head -1 | grep -q . && fail "a row without a number: $(grep '^| [0-9]' "$md" | grep -v '([0-9.e+-]*-' | head -1)"
+[ -s "$TMP/results/latest.png" ] || fail "no chart"
+exit 0
