@@ -306,8 +306,10 @@ static int record__loop(struct record *rec)
 	alive = nr - NR_FIXED_FDS;
 	rec->next_switch = now_ns() + rec->so.period_ns;
 	while (why == RUNNING) {
-		if (record__drain(rec) < 0) {
-			err = -EIO;
+		s64 w = record__drain(rec);
+
+		if (w < 0) {
+			err = w;
 			break;
 		}
 		if (rec->switch_pending || record__size_reached(rec) ||
@@ -315,7 +317,9 @@ static int record__loop(struct record *rec)
 			err = record__switch(rec);
 			if (err)
 				break;
-			continue;	/* triggers that came during the switch: one more */
+			/* signals that came meanwhile make the next poll return
+			 * at once: however many, they add one more switch */
+			continue;
 		}
 		if (poll(pfd, nr, record__poll_timeout(rec)) < 0 && errno != EINTR)
 			break;
@@ -561,8 +565,11 @@ int cmd_record(int argc, const char **argv)
 		/* the last moments: one more dump, even after a failed one */
 		err = record__dump(&rec);
 	} else {
-		if (!err && record__drain(&rec) < 0)
-			err = -EIO;
+		if (!err) {
+			s64 w = record__drain(&rec);
+
+			err = w < 0 ? w : 0;
+		}
 		if (err) {
 			pr_err("perf record: writing %s: %s\n", opts->output, strerror(-err));
 			goto out_abort;

@@ -125,11 +125,30 @@ static int evsel__fallback_user(struct evsel *e, int err, int verbose)
 	return 1;
 }
 
+/* Older kernels reject the newer tracking bits (cgroup: 5.7, build_id:
+ * 5.12): drop them one at a time rather than fail. */
+static int evsel__fallback_tracking(struct evsel *e, int err, int verbose)
+{
+	if (err != EINVAL || !e->tracking)
+		return 0;
+	if (e->attr.cgroup) {
+		e->attr.cgroup = 0;
+	} else if (e->attr.build_id) {
+		e->attr.build_id = 0;
+	} else {
+		return 0;
+	}
+	if (verbose)
+		pr_err("Warning: %s: the kernel rejects a tracking feature, retrying without it\n",
+		       e->name);
+	return 1;
+}
+
 static int evsel__fallback(struct evsel *e, int err, int verbose)
 {
 	char *name;
 
-	if (evsel__fallback_user(e, err, verbose))
+	if (evsel__fallback_tracking(e, err, verbose) || evsel__fallback_user(e, err, verbose))
 		return 1;
 	if (e->attr.type != PERF_TYPE_HARDWARE || e->attr.config != PERF_COUNT_HW_CPU_CYCLES ||
 	    (err != ENOENT && err != EOPNOTSUPP && err != ENODEV))

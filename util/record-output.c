@@ -105,8 +105,12 @@ int record__dump(struct record *rec)
 
 	if (!path)
 		return -ENOMEM;
-	err = record__drain(rec) < 0 ? -EIO : 0;
-	if (!err)
+	s64 w = record__drain(rec);
+
+	err = w < 0 ? (int)w : 0;
+	if (err)
+		snprintf(rec->err, sizeof(rec->err), "draining the tracking rings: %s", strerror(-err));
+	else
 		err = dump__write(rec->evlist, &rec->tracking, &rec->pending, path, !rec->so.kind,
 				  &rec->dump_opts, &info, &rec->dump_stats, rec->err, sizeof(rec->err));
 	rec->pending.len = 0;
@@ -155,10 +159,15 @@ static int record__rotate(struct record *rec)
 {
 	int err;
 
-	if (record__drain(rec) < 0)
-		return -EIO;
+	s64 w = record__drain(rec);
+
+	if (w < 0)
+		return w;
 	/* a file that could not be finished was reported and removed: go on */
 	record__finish_file(rec, 1);
+	/* later files cannot hold samples of tasks that exited before this one ended */
+	if (rec->stats.last_time)
+		tracking__prune(&rec->tracking, rec->stats.last_time);
 	memset(&rec->stats, 0, sizeof(rec->stats));
 	if (perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err, sizeof(rec->err))) {
 		pr_err("perf record: %s\n", rec->err);

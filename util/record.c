@@ -28,6 +28,7 @@ static void config_tracking(struct perf_event_attr *a)
 	a->ksymbol = 1;
 	a->bpf_event = 1;
 	a->build_id = 1;
+	a->cgroup = 1;
 }
 
 int record__config(struct evlist *evlist, const struct record_opts *opts,

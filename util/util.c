@@ -8,17 +8,24 @@
 #include <time.h>
 #include <unistd.h>
 
-int parse_u64(const char *s, u64 *val)
+/* The decimal number s starts with (no sign, no blanks); *end after it. */
+static int parse_leading(const char *s, unsigned long long *v, char **end)
 {
-	char *end;
-	unsigned long long v;
-
 	if (!s || !isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -ERANGE;
+	*v = strtoull(s, end, 10);
+	return errno ? -ERANGE : 0;
+}
+
+int parse_u64(const char *s, u64 *val)
+{
+	unsigned long long v;
+	char *end;
+	int err = parse_leading(s, &v, &end);
+
+	if (err)
+		return err;
 	if (*end)
 		return -EINVAL;
 	*val = v;
@@ -27,16 +34,13 @@ int parse_u64(const char *s, u64 *val)
 
 int parse_size(const char *s, u64 *bytes)
 {
-	char *end;
 	unsigned long long v;
+	char *end;
 	u64 mult = 1;
+	int err = parse_leading(s, &v, &end);
 
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -ERANGE;
+	if (err)
+		return err;
 	switch (toupper((unsigned char)*end)) {
 	case '\0': break;
 	case 'B': mult = 1; end++; break;
@@ -111,46 +115,36 @@ fail:
 
 int write_all(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
+	struct iovec iov = { (void *)buf, len };
 
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		if (w == 0)
-			return -ENOSPC;
-		p += w;
-		len -= w;
-	}
-	return 0;
+	return writev_all(fd, &iov, 1);
 }
 
 int pwrite_all(int fd, const void *buf, size_t len, off_t off)
 {
 	const char *p = buf;
+	ssize_t w;
 
-	while (len) {
-		ssize_t w = pwrite(fd, p, len, off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
+	for (; len; p += w, len -= w, off += w) {
+		w = pwrite(fd, p, len, off);
+		if (w <= 0 && !(w < 0 && errno == EINTR))
+			return w < 0 ? -errno : -ENOSPC;	/* 0: a full disk */
 		if (w < 0)
-			return -errno;
-		if (w == 0)
-			return -ENOSPC;
-		p += w;
-		len -= w;
-		off += w;
+			w = 0;
 	}
 	return 0;
 }
 
 int writev_all(int fd, struct iovec *iov, int iovcnt)
 {
-	while (iovcnt > 0) {
+	for (;;) {
+		/* empty pieces first, or writev()'s 0 would read as a full disk */
+		while (iovcnt > 0 && !iov->iov_len) {
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt <= 0)
+			return 0;
 		ssize_t w = writev(fd, iov, iovcnt);
 
 		if (w < 0 && errno == EINTR)
@@ -169,7 +163,6 @@ int writev_all(int fd, struct iovec *iov, int iovcnt)
 			iov->iov_len -= w;
 		}
 	}
-	return 0;
 }
 
 u64 now_ns(void)

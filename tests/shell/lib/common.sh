@@ -41,4 +41,8 @@ stock_reads_clean() {
 }
 
 # 0x-prefixed hex per line -> decimal per line (mawk has no strtonum)
-hex2dec() { while read -r h; do printf '%d\n' "$h"; done; }
+hex2dec() {
+	awk '{ v = 0; s = tolower($1); sub(/^0x/, "", s)
+	       for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	       printf "%d\n", v }'
+}
