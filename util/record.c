@@ -55,9 +55,9 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 
 		a->sample_type = ID_SAMPLE_TYPE | PERF_SAMPLE_IP;
 		a->sample_id_all = 1;
-		/* wake the reader when a forward ring is a quarter full, not per record */
+		/* wake the reader when a forward ring is half full, not per record */
 		a->watermark = !e->wake_each;
-		a->wakeup_watermark = e->wake_each ? 1 : opts->mmap_bytes / 4;
+		a->wakeup_watermark = e->wake_each ? 1 : opts->mmap_bytes / 2;
 		/* dumps compare sample times with the moment each ring was copied */
 		if (opts->overwrite) {
 			a->use_clockid = 1;
@@ -85,6 +85,11 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 		if (e->overwrite < 0)
 			e->overwrite = opts->overwrite;
 		a->write_backward = e->overwrite;
+		/* nobody waits on a backward ring: spare the traced CPU the wakeups */
+		if (a->write_backward) {
+			a->watermark = 1;
+			a->wakeup_watermark = UINT32_MAX;
+		}
 	}
 	return 0;
 }
