@@ -403,6 +403,10 @@ static int record__check_opts(struct record *rec)
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
 	opts->mmap_bytes = opts->overwrite ? 256 * (u64)page : ring;
 	rec->keep_tracking = opts->overwrite || rec->so.kind;
+	/* a size trigger is only checked when the rings are read: read them
+	 * often enough that files come out near the size asked for */
+	if (rec->so.kind == SWITCH_SIZE && !opts->overwrite)
+		opts->wakeup_bytes = MAX(MIN(opts->mmap_bytes / 2, rec->so.size / 2), (u64)page);
 	rec->dump_opts.margin = DUMP_MARGIN;
 	rec->dump_opts.monotonic = opts->overwrite;
 	return 0;

@@ -57,7 +57,8 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 		a->sample_id_all = 1;
 		/* wake the reader when a forward ring is half full, not per record */
 		a->watermark = !e->wake_each;
-		a->wakeup_watermark = e->wake_each ? 1 : opts->mmap_bytes / 2;
+		a->wakeup_watermark = e->wake_each ? 1 :
+				      opts->wakeup_bytes ? opts->wakeup_bytes : opts->mmap_bytes / 2;
 		/* dumps compare sample times with the moment each ring was copied */
 		if (opts->overwrite) {
 			a->use_clockid = 1;

@@ -16,6 +16,7 @@ struct record_opts {
 	u64 freq;		/* -F: sample frequency (0: not given) */
 	u64 mmap_bytes;		/* -m: data bytes per forward ring */
 	u64 bwd_mmap_bytes;	/* data bytes per backward ring (--overwrite) */
+	u64 wakeup_bytes;	/* forward rings wake the reader this full (0: half) */
 	int callgraph;		/* -g */
 	int no_inherit;
 	int quiet;
