@@ -182,7 +182,10 @@ void usage_with_options(const char *const *usage, const struct option *opts)
 			snprintf(buf + n, sizeof(buf) - n,
 				 (o->flags & OPT_OPTARG) ? "[=<%s>]" : " <%s>",
 				 o->argh ? o->argh : "n");
-		printf("%-30s%s\n", buf, o->help ? o->help : "");
+		if (strlen(buf) >= 30)
+			printf("%s\n%-30s%s\n", buf, "", o->help ? o->help : "");	/* too long: help below */
+		else
+			printf("%-30s%s\n", buf, o->help ? o->help : "");
 	}
 	printf("\n");
 }
