@@ -215,17 +215,16 @@ static int process(struct script *s, const struct perf_event_header *h)
 		}
 		return 0;
 	case PERF_RECORD_MMAP:
-		if (!body_ok(r, h, 33, sizeof(*h) + 32))
+	case PERF_RECORD_MMAP2: {
+		/* the filename follows 32 (MMAP) or 64 (MMAP2) bytes of fields */
+		size_t fixed = h->type == PERF_RECORD_MMAP ? 32 : 64;
+
+		if (!body_ok(r, h, fixed + 1, sizeof(*h) + fixed))
 			return -EINVAL;
 		if (s->show_mmap)
 			print_mmap(s, h, &sid);
 		return 0;
-	case PERF_RECORD_MMAP2:
-		if (!body_ok(r, h, 65, sizeof(*h) + 64))
-			return -EINVAL;
-		if (s->show_mmap)
-			print_mmap(s, h, &sid);
-		return 0;
+	}
 	}
 	return 0;
 }

@@ -59,7 +59,7 @@ static int dump__capture(struct dump *d, struct evlist *evlist, u64 margin)
 	return 0;
 }
 
-static void account_ring(struct ring_copy *rc, struct dump_stats *st, u64 id_sample_type)
+static void account_ring(struct ring_copy *rc, struct dump_stats *st)
 {
 	u64 bytes = 0;
 
@@ -74,7 +74,6 @@ static void account_ring(struct ring_copy *rc, struct dump_stats *st, u64 id_sam
 			st->kernel_lost += lost;
 		}
 	}
-	(void)id_sample_type;
 	if (rc->wrapped && rc->new_bytes > bytes) {
 		u64 gone = rc->new_bytes - bytes;
 
@@ -177,7 +176,7 @@ int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *p
 			st->deferred += ring_copy__defer_after(&d.rc[i], end, record_time, &d);
 	}
 	for (int i = 0; i < d.nr_rings; i++)
-		account_ring(&d.rc[i], st, d.id_sample_type);
+		account_ring(&d.rc[i], st);
 	window = opts->keep_all ? 0 : snapshot__window_start(d.rc, d.nr_rings, record_time, &d);
 	err = dump__merge(&d, trk, pending, window, st);
 	if (err) {

@@ -7,10 +7,7 @@
 
 static int ring_copy__fill(struct ring_copy *rc, const struct mmap *m, u64 head, u64 limit)
 {
-	u64 clock = rc->clock;
-
 	memset(rc, 0, sizeof(*rc));
-	rc->clock = clock;
 	rc->cpu = m->cpu;
 	rc->buf = malloc(limit ? limit : 1);
 	if (!rc->buf)
@@ -37,7 +34,6 @@ int ring_copy__capture(struct ring_copy *rc, struct mmap *m, u64 margin)
 	u64 size = m->mask + 1, head, head2, fresh, limit, written, safe;
 	int err;
 
-	rc->clock = 0;
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
