@@ -82,7 +82,7 @@ static int body_ok(const struct perf_reader *r, const struct perf_event_header *
 	return !str_off || (len > str_off && memchr((const char *)h + str_off, 0, len - str_off));
 }
 
-static void print_prefix(struct script *s, const char *comm, u32 tid, u32 cpu, u64 time)
+static void print_prefix(const char *comm, u32 tid, u32 cpu, u64 time)
 {
 	char unknown[16];
 
@@ -93,7 +93,6 @@ static void print_prefix(struct script *s, const char *comm, u32 tid, u32 cpu, u
 	printf("%16s %5u [%03u] %5llu.%06llu: ", comm, tid, cpu,
 	       (unsigned long long)(time / 1000000000ULL),
 	       (unsigned long long)(time % 1000000000ULL / 1000));
-	(void)s;
 }
 
 static void print_sample(struct script *s, const struct sample *smp)
@@ -101,7 +100,7 @@ static void print_sample(struct script *s, const struct sample *smp)
 	const struct reader_evsel *e = smp->evsel;
 	const char *comm = comm_map__get(s->comms, smp->tid);
 
-	print_prefix(s, comm, smp->tid, smp->cpu, smp->time);
+	print_prefix(comm, smp->tid, smp->cpu, smp->time);
 	if (e->attr.type == PERF_TYPE_TRACEPOINT && s->reader.tep && smp->raw) {
 		struct tep_record rec = {
 			.ts = smp->time, .cpu = smp->cpu, .size = smp->raw_size,
@@ -132,7 +131,7 @@ static void print_mmap(struct script *s, const struct perf_event_header *h, stru
 	memcpy(&start, b + 8, 8);
 	memcpy(&len, b + 16, 8);
 	memcpy(&pgoff, b + 24, 8);
-	print_prefix(s, comm_map__get(s->comms, tid), tid, sid->cpu, sid->time);
+	print_prefix(comm_map__get(s->comms, tid), tid, sid->cpu, sid->time);
 	if (h->type == PERF_RECORD_MMAP) {
 		printf("PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: %c %s\n", (int)pid, (int)tid,
 		       (unsigned long long)start, (unsigned long long)len,
@@ -192,7 +191,7 @@ static int process(struct script *s, const struct perf_event_header *h)
 		if (comm_map__set(s->comms, ids[0], ids[1], (const char *)(ids + 2)))
 			return -ENOMEM;
 		if (s->show_task) {
-			print_prefix(s, (const char *)(ids + 2), ids[1], sid.cpu, sid.time);
+			print_prefix((const char *)(ids + 2), ids[1], sid.cpu, sid.time);
 			printf("PERF_RECORD_COMM%s: %s:%d/%d\n",
 			       (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
 			       (const char *)(ids + 2), (int)ids[0], (int)ids[1]);
@@ -208,7 +207,7 @@ static int process(struct script *s, const struct perf_event_header *h)
 		    comm_map__set(s->comms, ids[0], ids[2], comm_map__get(s->comms, ids[3])))
 			return -ENOMEM;
 		if (s->show_task) {
-			print_prefix(s, comm_map__get(s->comms, ids[2]), ids[2], sid.cpu, sid.time);
+			print_prefix(comm_map__get(s->comms, ids[2]), ids[2], sid.cpu, sid.time);
 			printf("PERF_RECORD_%s(%d:%d):(%d:%d)\n",
 			       h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
 			       (int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);

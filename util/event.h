@@ -9,6 +9,17 @@
 #endif
 #define BUILD_ID_SIZE 20
 
+/* Every sample this tool asks for starts IDENTIFIER, IP, TID, TIME (see
+ * record__config()), so its time is found without decoding the rest. */
+#define SAMPLE_TIME_OFFSET (sizeof(struct perf_event_header) + 3 * sizeof(u64))
+
+/* Can a record of this size start with room bytes left (ring or file)? Records
+ * are 8-byte aligned and at least a header long; anything else is corrupt. */
+static inline int event__size_ok(u16 size, u64 room)
+{
+	return size >= sizeof(struct perf_event_header) && !(size % 8) && size <= room;
+}
+
 /* The fields every record ends with under sample_id_all. */
 struct sample_id {
 	u32 pid, tid;

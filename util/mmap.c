@@ -1,4 +1,5 @@
 #include "util/mmap.h"
+#include "util/event.h"
 
 #include <errno.h>
 #include <string.h>
@@ -71,7 +72,7 @@ int mmap__for_each(const struct mmap *m, u64 start, u64 end, mmap_record_cb cb, 
 		const struct perf_event_header *h = mmap__header(m, pos);
 		int err;
 
-		if (h->size < sizeof(*h) || (h->size & 7) || h->size > end - pos)
+		if (!event__size_ok(h->size, end - pos))
 			return -EINVAL;
 		err = cb(m, pos, h, arg);
 		if (err)

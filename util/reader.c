@@ -57,7 +57,6 @@ static void reader__read_names(struct perf_reader *r)
 	memcpy(&attr_sz, p + 4, 4);
 	for (u32 i = 0; i < nr; i++) {
 		u32 nr_ids, len;
-		u64 first_id = 0;
 
 		if (pos + attr_sz + 8 > size)
 			return;
@@ -72,8 +71,6 @@ static void reader__read_names(struct perf_reader *r)
 		pos += len;
 		if ((u64)nr_ids * 8 > size - pos)
 			return;
-		if (nr_ids)
-			memcpy(&first_id, p + pos, 8);
 		pos += (u64)nr_ids * 8;
 		if ((int)i < r->nr_evsels && !r->evsels[i].name)
 			r->evsels[i].name = strdup(name);
@@ -229,7 +226,7 @@ int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, 
 			return -EINVAL;
 		}
 		h = (const void *)(r->map + off);
-		if (h->size < sizeof(*h) || h->size % 8 || h->size > end - off) {
+		if (!event__size_ok(h->size, end - off)) {
 			snprintf(err, errsz, "record at offset %#llx: bad size %u",
 				 (unsigned long long)off, h->size);
 			return -EINVAL;

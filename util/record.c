@@ -1,5 +1,6 @@
 #include "util/record.h"
 #include "util/data.h"
+#include "util/event.h"
 #include "util/evlist.h"
 #include "util/header.h"
 #include "util/parse-events.h"
@@ -118,8 +119,6 @@ struct scan_arg {
 	int err;
 };
 
-/* Sample layout: header, IDENTIFIER, IP, TID, TIME, ... for every event. */
-#define SAMPLE_TIME_OFFSET (sizeof(struct perf_event_header) + 3 * sizeof(u64))
 
 /* Copies a record out of the ring (it may wrap) where the sink wants it. */
 static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,

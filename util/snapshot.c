@@ -1,4 +1,5 @@
 #include "util/snapshot.h"
+#include "util/event.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ u64 ring_copy__index(struct ring_copy *rc)
 		struct perf_event_header h;
 
 		memcpy(&h, rc->buf + off, sizeof(h));
-		if (h.size == 0 || h.size % 8 || h.size < sizeof(h) || h.size > rc->len - off)
+		if (!event__size_ok(h.size, rc->len - off))
 			break;
 		if (n == cap) {
 			u64 *o = realloc(offs, (cap = cap ? cap * 2 : 1024) * sizeof(*o));
@@ -127,9 +128,9 @@ u64 snapshot__sample_time(const struct perf_event_header *h)
 {
 	u64 t;
 
-	if (h->size < sizeof(*h) + 4 * sizeof(u64))
+	if (h->size < SAMPLE_TIME_OFFSET + sizeof(t))
 		return 0;
-	memcpy(&t, (const char *)h + sizeof(*h) + 3 * sizeof(u64), sizeof(t));
+	memcpy(&t, (const char *)h + SAMPLE_TIME_OFFSET, sizeof(t));
 	return t;
 }
 

@@ -40,7 +40,7 @@ void ring_copy__release(struct ring_copy *rc);
 u64 ring_copy__defer_after(struct ring_copy *rc, u64 end,
 			   u64 (*time_of)(const struct perf_event_header *h, void *arg), void *arg);
 
-/* Sample time in our layout: IDENTIFIER, IP, TID, TIME lead every sample. */
+/* Sample time at SAMPLE_TIME_OFFSET (util/event.h), 0 for a short record. */
 u64 snapshot__sample_time(const struct perf_event_header *h);
 
 struct merge_ref {
