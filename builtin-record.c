@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define NR_FIXED_FDS 2	/* signalfd, control fd */
+#define CONTROL_READ_BUDGET (64 << 10)	/* control bytes served per loop round */
 
 static const char *const record_usage[] = {
 	"perf record [<options>] [<command>]",
@@ -222,11 +224,11 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 	return pfd;
 }
 
-enum { RUNNING, STOP_SIGNAL, STOP_CHILD, STOP_HUP, STOP_ERROR };
+enum { RUNNING, STOP_SIGNAL, STOP_CHILD, STOP_HUP };
 
 /* Reads pending signals: returns why to stop, or RUNNING. A SIGUSR2 (any
  * number of them) asks for one switch. */
-static int record__handle_signals(struct record *rec, int *switch_now)
+static int record__handle_signals(struct record *rec)
 {
 	struct signalfd_siginfo si;
 	int why = RUNNING;
@@ -245,39 +247,59 @@ static int record__handle_signals(struct record *rec, int *switch_now)
 			break;
 		case SIGUSR2:
 			if (rec->so.kind == SWITCH_SIGNAL)
-				*switch_now = 1;
+				rec->switch_pending = 1;
 			break;
 		}
 	}
 	return why;
 }
 
-
-
-
-
-
-
-
-
-
-static void record__control(struct record *rec, int *why)
+static void record__send_acks(struct record *rec)
 {
-	enum control_cmd cmd;
-
-	while ((cmd = control__read(&rec->control)) != CTL_NONE) {
-		switch (cmd) {
-		case CTL_SNAPSHOT: rec->switch_pending = 1; break;
-		case CTL_ENABLE: evlist__enable(rec->evlist); break;
-		case CTL_DISABLE: evlist__disable(rec->evlist); break;
-		case CTL_STOP: *why = STOP_SIGNAL; break;
-		default:
-			if (rec->opts.verbose)
-				pr_err("perf record: --control: unknown command ignored\n");
-		}
-		if (cmd == CTL_SNAPSHOT && rec->so.kind)
-			record__switch(rec);
+	for (; rec->acks_owed > 0; rec->acks_owed--)
 		control__ack(&rec->control);
+}
+
+/* Serves the commands that are queued (up to a pipe's worth, so a writer
+ * that never stops cannot hold the loop away from signals). A snapshot is
+ * acked once its switch is done, and every snapshot queued meanwhile
+ * collapses into that one switch; a stop is served before any queued
+ * snapshot. At EOF (the writer of an fd: control closed it) the fd leaves
+ * the poll set, or poll would report it for ever. */
+static void record__control(struct record *rec, struct pollfd *pfd, int *why)
+{
+	size_t budget = CONTROL_READ_BUDGET;
+	enum control_cmd cmd;
+	int n;
+
+	do {
+		n = control__fill(&rec->control);
+		budget -= n > 0 ? MIN(budget, (size_t)n) : 0;
+		while (*why == RUNNING && (cmd = control__next(&rec->control)) != CTL_NONE) {
+			switch (cmd) {
+			case CTL_SNAPSHOT:
+				if (rec->so.kind) {
+					rec->switch_pending = 1;
+					rec->acks_owed++;
+					continue;
+				}
+				break;
+			case CTL_ENABLE: evlist__enable(rec->evlist); break;
+			case CTL_DISABLE: evlist__disable(rec->evlist); break;
+			case CTL_STOP: *why = STOP_SIGNAL; break;
+			default:
+				if (rec->opts.verbose)
+					pr_err("perf record: --control: unknown command ignored\n");
+			}
+			control__ack(&rec->control);
+		}
+	} while (n > 0 && budget && *why == RUNNING);
+	if (n == 0 || (n < 0 && n != -EAGAIN)) {
+		if (n < 0)
+			pr_err("perf record: --control: read: %s: no more commands\n", strerror(-n));
+		else if (rec->opts.verbose)
+			pr_err("perf record: --control: closed by the writer\n");
+		pfd->fd = -1;
 	}
 }
 
@@ -295,7 +317,17 @@ static int record__poll_timeout(struct record *rec)
 	return ms;
 }
 
-static int record__loop(struct record *rec)
+static int record__switch_due(struct record *rec)
+{
+	return rec->switch_pending || record__size_reached(rec) ||
+	       (rec->so.kind == SWITCH_TIME && now_ns() >= rec->next_switch);
+}
+
+/* One round: wait, read signals (a stop wins over everything queued),
+ * control commands, drain, then at most one switch for however many
+ * triggers came. Every round reads the signals: nothing runs unbounded
+ * between two reads. 0 or -errno with the cause printed. */
+static int record__loop(struct record *rec, int *why_out)
 {
 	struct pollfd *pfd;
 	int nr, alive, why = RUNNING, err = 0;
@@ -304,33 +336,26 @@ static int record__loop(struct record *rec)
 	if (!pfd)
 		return -ENOMEM;
 	alive = nr - NR_FIXED_FDS;
-	rec->next_switch = now_ns() + rec->so.period_ns;
+	rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
 	while (why == RUNNING) {
-		s64 w = record__drain(rec);
+		s64 w;
 
-		if (w < 0) {
-			err = w;
+		if (poll(pfd, nr, record__switch_due(rec) ? 0 : record__poll_timeout(rec)) < 0 &&
+		    errno != EINTR) {
+			err = -errno;
+			pr_err("perf record: poll: %s\n", strerror(errno));
 			break;
 		}
-		if (rec->switch_pending || record__size_reached(rec) ||
-		    (rec->so.kind == SWITCH_TIME && now_ns() >= rec->next_switch)) {
-			err = record__switch(rec);
-			if (err)
-				break;
-			/* signals that came meanwhile make the next poll return
-			 * at once: however many, they add one more switch */
-			continue;
-		}
-		if (poll(pfd, nr, record__poll_timeout(rec)) < 0 && errno != EINTR)
-			break;
 		if (rec->opts.verbose > 1)
 			for (int i = 0; i < nr; i++)
 				if (pfd[i].revents)
 					pr_err("poll: fd %d revents %#x\n", pfd[i].fd, pfd[i].revents);
 		if (pfd[0].revents)
-			why = record__handle_signals(rec, &rec->switch_pending);
-		if (pfd[1].revents)
-			record__control(rec, &why);
+			why = record__handle_signals(rec);
+		if (why == RUNNING && pfd[1].revents)
+			record__control(rec, &pfd[1], &why);
+		if (why != RUNNING)
+			break;
 		for (int i = NR_FIXED_FDS; i < nr; i++) {
 			if (pfd[i].revents & POLLIN)
 				rec->stats.wakeups++;
@@ -339,11 +364,45 @@ static int record__loop(struct record *rec)
 				alive--;
 			}
 		}
-		if (!alive && why == RUNNING && !rec->opts.workload)
+		if (!alive && !rec->opts.workload)
 			why = STOP_HUP;
+		w = record__drain(rec);
+		if (w < 0) {
+			err = w;
+			break;
+		}
+		if (record__switch_due(rec)) {
+			err = record__switch(rec);
+			record__send_acks(rec);
+			if (err)
+				break;
+		}
 	}
 	free(pfd);
+	*why_out = why;
 	return err;
+}
+
+/* Waits for the workload to end, answering signals meanwhile: terminate
+ * sends it SIGTERM first (recording was stopped by a signal); a signal
+ * while waiting sends SIGKILL, so the recorder never hangs on a child that
+ * ignores SIGTERM. Returns its wait status. */
+static int record__wait_workload(struct record *rec, int terminate)
+{
+	struct pollfd pfd = { .fd = rec->sig_fd, .events = POLLIN };
+	pid_t pid = rec->workload.pid;
+	int status = 0;
+
+	if (pid <= 0)
+		return 0;
+	if (terminate)
+		kill(pid, SIGTERM);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (poll(&pfd, 1, 100) > 0 && record__handle_signals(rec) == STOP_SIGNAL)
+			kill(pid, SIGKILL);
+	}
+	rec->workload.pid = -1;
+	return status;
 }
 
 static void record__print_summary(struct record *rec)
@@ -351,9 +410,20 @@ static void record__print_summary(struct record *rec)
 	double mb = (rec->data.data_offset + rec->data.data_size) / 1024.0 / 1024.0;
 	struct dump_stats *d = &rec->dump_stats;
 
+	if (d->prune_failed)
+		pr_err("Warning: tracking: %llu prunes failed for want of memory (the "
+		       "--tracking-max-size cap held)\n", (unsigned long long)d->prune_failed);
+	if (rec->pending_dropped)
+		pr_err("Warning: %llu /no-overwrite/ records dropped, oldest first: more than "
+		       "%lluM came between two dumps\n", (unsigned long long)rec->pending_dropped,
+		       (unsigned long long)(rec->pending_max >> 20));
 	if (rec->opts.quiet)
 		return;
-	if (rec->stats.lost)
+	if (rec->stats.lost && rec->opts.overwrite)
+		pr_err("Warning: %llu tracking records lost: the forward rings filled up "
+		       "before they were read (-m sizes only the sample rings)\n",
+		       (unsigned long long)rec->stats.lost);
+	else if (rec->stats.lost)
 		pr_err("Warning: %llu samples lost: the rings filled up (try a bigger -m or "
 		       "a lower -F)\n", (unsigned long long)rec->stats.lost);
 	if (rec->opts.overwrite) {
@@ -370,6 +440,11 @@ static void record__print_summary(struct record *rec)
 		       (unsigned long long)rec->tracking.log.len / 1024,
 		       (unsigned long long)rec->tracking.pruned_records,
 		       (unsigned long long)rec->tracking.evicted_records);
+		if (rec->opts.verbose)
+			pr_err("[ perf record: %llu samples trimmed to the common window, %llu left "
+			       "for the next dump, %llu triggers with nothing new ]\n",
+			       (unsigned long long)d->trimmed, (unsigned long long)d->deferred,
+			       (unsigned long long)d->empty);
 		return;
 	}
 	pr_err("[ perf record: Woken up %llu times to write data ]\n",
@@ -378,7 +453,32 @@ static void record__print_summary(struct record *rec)
 		pr_err("[ perf record: Captured and wrote %d files ]\n", rec->files);
 	else
 		pr_err("[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
-		       rec->opts.output, (unsigned long long)rec->stats.samples);
+		       rec->data.placed, (unsigned long long)rec->stats.samples);
+}
+
+/* Normal mode, recording over: the last drain, then the file is finished
+ * with whatever it holds, after a write error too (a full disk keeps what
+ * was written; perf's promise). Returns the error that loses data: a file
+ * that could not be finished. */
+static int record__end_file(struct record *rec, int err)
+{
+	if (!err) {
+		s64 w = record__drain(rec);
+
+		err = w < 0 ? w : 0;
+	}
+	if (err) {
+		rec->write_failed = 1;
+		pr_err("perf record: writing %s: %s: recording stopped, what was written is "
+		       "kept\n", rec->opts.output, strerror(-err));
+	}
+	if (rec->data.fd < 0)
+		return 0;	/* rotation could not start a file: said already */
+	if (rec->so.kind && rec->files && !rec->stats.samples && !rec->stats.lost) {
+		perf_data__abort(&rec->data);	/* nothing since the last switch */
+		return 0;
+	}
+	return record__finish_file(rec, rec->so.kind != SWITCH_NONE);
 }
 
 /* Checks the option combinations and derives the ring sizes. 0 or 129. */
@@ -396,8 +496,9 @@ static int record__check_opts(struct record *rec)
 		pr_err("perf record: --switch-max-files needs --switch-output\n");
 		return 129;
 	}
-	/* a trigger event or a control fifo is the signal, as in perf */
-	if ((rec->switch_event || rec->control_spec) && !rec->so.kind)
+	/* a trigger event is the signal, as in perf; a control's snapshot
+	 * only means a dump for the flight recorder */
+	if ((rec->switch_event || (rec->control_spec && opts->overwrite)) && !rec->so.kind)
 		rec->so.kind = SWITCH_SIGNAL;
 	/* overwrite: -m sizes the backward sample rings; tracking has its own */
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
@@ -440,6 +541,7 @@ int cmd_record(int argc, const char **argv)
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
 		.control = { .ctl_fd = -1, .ack_fd = -1 },
 		.tracking_max = TRACKING_MAX_DEFAULT,
+		.pending_max = PENDING_MAX_DEFAULT,
 	};
 	struct record_opts *opts = &rec.opts;
 	const struct option options[] = {
@@ -475,7 +577,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_COUNT('v', "verbose", &opts->verbose, "be more verbose"),
 		OPT_TERMINATOR
 	};
-	int err = 0, ret = 1, status = 0;
+	int err = 0, ret = 1, status = 0, why = RUNNING;
 
 	/* first of all: a SIGUSR2/SIGINT during set-up must wait for the loop */
 	err = record__setup_signals(&rec);
@@ -512,6 +614,12 @@ int cmd_record(int argc, const char **argv)
 	if (ret)
 		goto out;
 	ret = 1;
+	/* a bad output is said now, not after a whole recording */
+	if (perf_data__check_path(opts->output, rec.so.kind != SWITCH_NONE, rec.err,
+				  sizeof(rec.err))) {
+		pr_err("perf record: %s\n", rec.err);
+		goto out;
+	}
 	if (!rec.evlist->nr_entries && parse_events(rec.evlist, "cycles", rec.err, sizeof(rec.err))) {
 		pr_err("%s\n", rec.err);
 		goto out;
@@ -538,13 +646,15 @@ int cmd_record(int argc, const char **argv)
 	if (!err)
 		err = evlist__mmap(rec.evlist, opts->mmap_bytes, opts->bwd_mmap_bytes,
 				   rec.err, sizeof(rec.err));
-	if (!err && !opts->overwrite)
-		err = perf_data__create(&rec.data, opts->output, rec.evlist, rec.err, sizeof(rec.err));
 	if (err) {
 		pr_err("perf record: %s\n", rec.err);
 		goto out;
 	}
 	tracking__init(&rec.tracking, rec.tracking_max, record__id_sample_type(rec.evlist));
+	/* tracking first, then /proc: a task born in between is in one or the
+	 * other (both is fine), never in neither */
+	if (!opts->per_task)
+		evlist__enable_tracking(rec.evlist);
 	err = record__synthesize(&rec);
 	if (err) {
 		pr_err("perf record: synthesizing existing tasks: %s\n", strerror(-err));
@@ -560,33 +670,25 @@ int cmd_record(int argc, const char **argv)
 		}
 	}
 
-	err = record__loop(&rec);
+	err = record__loop(&rec, &why);
 
 	evlist__disable(rec.evlist);
-	if (opts->workload)
-		status = workload__finish(&rec.workload, 1);
 	if (opts->overwrite) {
 		/* the last moments: one more dump, even after a failed one */
 		err = record__dump(&rec);
+		if (err == -ENODATA)
+			err = 0;
 	} else {
-		if (!err) {
-			s64 w = record__drain(&rec);
-
-			err = w < 0 ? w : 0;
-		}
-		if (err) {
-			pr_err("perf record: writing %s: %s\n", opts->output, strerror(-err));
-			goto out_abort;
-		}
-		if (rec.so.kind && rec.files && !rec.stats.samples && !rec.stats.lost)
-			perf_data__abort(&rec.data);	/* nothing since the last switch */
-		else
-			err = record__finish_file(&rec, rec.so.kind != SWITCH_NONE);
+		err = record__end_file(&rec, err);
 	}
-	if (err)
-		goto out;
+	record__send_acks(&rec);
+	if (opts->workload)
+		status = record__wait_workload(&rec, why == STOP_SIGNAL);
 	record__print_summary(&rec);
-	ret = opts->workload ? workload__exit_code(status) : 0;
+	if (err)
+		ret = 1;
+	else
+		ret = opts->workload ? workload__exit_code(status) : rec.write_failed;
 	goto out;
 out_abort:
 	perf_data__abort(&rec.data);

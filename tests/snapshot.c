@@ -86,14 +86,14 @@ static int test_ring_images(struct test_ctx *ctx)
 	for (seq = 1; seq <= 5; seq++)
 		put_backward(img, 40 + 8 * seq, seq);
 	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, 0), "copy");
-	TEST_ASSERT(ring_copy__index(&rc) == 5 && !rc.wrapped, "5 records, nr %llu",
+	TEST_ASSERT(!ring_copy__index(&rc) && rc.nr == 5 && !rc.wrapped, "5 records, nr %llu",
 		    (unsigned long long)rc.nr);
 	TEST_ASSERT(!check_copy(&rc, 5, &first) && first == 1, "order/content");
 	ring_copy__release(&rc);
 
 	/* zero header: a previous head beyond what was written stops at zeros */
 	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, img->head + DATA), "copy");
-	TEST_ASSERT(ring_copy__index(&rc) == 5, "zero header ends the walk: %llu",
+	TEST_ASSERT(!ring_copy__index(&rc) && rc.nr == 5, "zero header ends the walk: %llu",
 		    (unsigned long long)rc.nr);
 	ring_copy__release(&rc);
 
@@ -103,7 +103,7 @@ static int test_ring_images(struct test_ctx *ctx)
 	put_backward(img, 64, 6);
 	put_backward(img, 64, 7);
 	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, prev), "copy");
-	TEST_ASSERT(ring_copy__index(&rc) == 2 && !check_copy(&rc, 7, &first) && first == 6,
+	TEST_ASSERT(!ring_copy__index(&rc) && rc.nr == 2 && !check_copy(&rc, 7, &first) && first == 6,
 		    "since prev: %llu", (unsigned long long)rc.nr);
 	ring_copy__release(&rc);
 
@@ -124,7 +124,7 @@ static int test_ring_images(struct test_ctx *ctx)
 
 	((struct perf_event_header *)(img->data + (at & (DATA - 1))))->size = 12;
 	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, 0), "copy");
-	TEST_ASSERT(ring_copy__index(&rc) == 1 && !check_copy(&rc, 307, &first), "bogus size: %llu",
+	TEST_ASSERT(!ring_copy__index(&rc) && rc.nr == 1 && !check_copy(&rc, 307, &first), "bogus size: %llu",
 		    (unsigned long long)rc.nr);
 	ring_copy__release(&rc);
 	free(img);
@@ -220,9 +220,8 @@ static void count_removed(const char *path, void *arg)
 
 static int test_rotation(struct test_ctx *ctx)
 {
-	char dir[] = "/tmp/frtest-rot-XXXXXX", base[128], decoy[160];
+	char dir[] = "/tmp/frtest-rot-XXXXXX", base[128], decoy[160], *names[4];
 	struct switch_output so = { .kind = SWITCH_SIGNAL, .max_files = 2 };
-	char *names[4];
 	int removed = 0;
 
 	(void)ctx;
@@ -233,17 +232,27 @@ static int test_rotation(struct test_ctx *ctx)
 
 	TEST_ASSERT(fd >= 0, "decoy");
 	close(fd);
-	for (int i = 0; i < 4; i++) {
-		names[i] = switch_output__name(base);
+	/* BASE.YYYYMMDDHHMMSSCC, computed, not looked up; ours never repeat */
+	for (int i = 0; i < 3; i++) {
+		names[i] = switch_output__name(&so, base);
 		TEST_ASSERT(names[i] && !strncmp(names[i], base, strlen(base)) &&
-			    strlen(names[i]) == strlen(base) + 17, "name %s", names[i]);
-		close(open(names[i], O_CREAT | O_WRONLY | O_EXCL, 0600));
-		TEST_ASSERT(!switch_output__created(&so, names[i], count_removed, &removed), "created");
+			    names[i][strlen(base)] == '.' && strlen(names[i]) == strlen(base) + 17 &&
+			    strspn(names[i] + strlen(base) + 1, "0123456789") == 16, "name %s",
+			    names[i]);
+		TEST_ASSERT(!i || strcmp(names[i - 1], names[i]) < 0, "%s then %s", names[i - 1],
+			    names[i]);
 	}
-	TEST_ASSERT(strcmp(names[0], names[1]) < 0 && strcmp(names[2], names[3]) < 0,
-		    "names are unique and ordered");
+	for (int i = 0; i < 3; i++)
+		free(names[i]);
+	for (int i = 0; i < 4; i++) {
+		TEST_ASSERT(asprintf(&names[i], "%s.%d", base, i) > 0, "asprintf");
+		close(open(names[i], O_CREAT | O_WRONLY | O_EXCL, 0600));
+		TEST_ASSERT(!switch_output__reserve(&so), "reserve");
+		switch_output__created(&so, strdup(names[i]), count_removed, &removed);
+	}
 	TEST_ASSERT(removed == 2 && access(names[0], F_OK) && access(names[1], F_OK) &&
 		    !access(names[2], F_OK) && !access(names[3], F_OK), "kept the newest 2");
+	TEST_ASSERT(so.nr_files == 2 && !strcmp(so.files[0], names[2]), "remembered the newest 2");
 	TEST_ASSERT(!access(decoy, F_OK), "a file this run did not make was deleted");
 	for (int i = 0; i < 4; i++) {
 		unlink(names[i]);

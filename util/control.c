@@ -102,28 +102,33 @@ static enum control_cmd parse_cmd(const char *s)
 	return CTL_UNKNOWN;
 }
 
-enum control_cmd control__read(struct control *c)
+int control__fill(struct control *c)
 {
-	for (;;) {
-		char *nl = memchr(c->line, '\n', c->len);
+	ssize_t n;
 
-		if (nl) {
-			enum control_cmd cmd;
+	if (c->len == (int)sizeof(c->line))
+		c->len = 0;	/* an overlong line: drop it */
+	do
+		n = read(c->ctl_fd, c->line + c->len, sizeof(c->line) - c->len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN ? -EAGAIN : -errno;
+	c->len += n;
+	return n;
+}
 
-			*nl = '\0';
-			cmd = parse_cmd(c->line);
-			c->len -= nl + 1 - c->line;
-			memmove(c->line, nl + 1, c->len);
-			return cmd;
-		}
-		if (c->len == (int)sizeof(c->line))
-			c->len = 0;	/* an overlong line: drop it */
-		ssize_t n = read(c->ctl_fd, c->line + c->len, sizeof(c->line) - c->len);
+enum control_cmd control__next(struct control *c)
+{
+	char *nl = memchr(c->line, '\n', c->len);
+	enum control_cmd cmd;
 
-		if (n <= 0)
-			return CTL_NONE;
-		c->len += n;
-	}
+	if (!nl)
+		return CTL_NONE;
+	*nl = '\0';
+	cmd = parse_cmd(c->line);
+	c->len -= nl + 1 - c->line;
+	memmove(c->line, nl + 1, c->len);
+	return cmd;
 }
 
 void control__ack(struct control *c)

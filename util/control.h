@@ -18,8 +18,12 @@ enum control_cmd { CTL_NONE, CTL_SNAPSHOT, CTL_ENABLE, CTL_DISABLE, CTL_STOP, CT
 /* Parses and opens the spec. 0 or -errno with errbuf naming the culprit. */
 int control__open(struct control *c, const char *spec, char *errbuf, size_t errsz);
 void control__close(struct control *c);
-/* Reads what is available; returns the next complete command or CTL_NONE. */
-enum control_cmd control__read(struct control *c);
+/* One read() of what is available (so a flood of commands cannot keep the
+ * caller from its other fds and signals). Bytes read, 0 at EOF (the
+ * writer of an fd: control closed it), -EAGAIN if nothing came, -errno. */
+int control__fill(struct control *c);
+/* The next complete command already read, or CTL_NONE. */
+enum control_cmd control__next(struct control *c);
 void control__ack(struct control *c);
 
 #endif

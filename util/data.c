@@ -1,24 +1,67 @@
 #include "util/data.h"
 #include "util/evlist.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *tmp_name_for(const char *path)
-{
-	char *copy1 = strdup(path), *copy2 = strdup(path), *out = NULL;
+#define TMP_TAG ".tmp."
+#define NAME_TRIES 4	/* the timestamped name, then a few suffixed ones */
 
-	if (copy1 && copy2 &&
-	    asprintf(&out, "%s/.%s.tmpXXXXXX", dirname(copy1), basename(copy2)) < 0)
-		out = NULL;
-	free(copy1);
-	free(copy2);
-	return out;
+/* dirname() and basename() of path as malloc'd strings. 0 or -ENOMEM. */
+static int split_path(const char *path, char **dir, char **base)
+{
+	char *c1 = strdup(path), *c2 = strdup(path);
+
+	*dir = c1 ? strdup(dirname(c1)) : NULL;
+	*base = c2 ? strdup(basename(c2)) : NULL;
+	free(c1);
+	free(c2);
+	if (*dir && *base)
+		return 0;
+	free(*dir);
+	free(*base);
+	return -ENOMEM;
+}
+
+/* An unnamed file in dir (O_TMPFILE): a crash, even kill -9, leaves nothing
+ * behind. -EOPNOTSUPP where the filesystem cannot do it. */
+static int open_unnamed(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		return fd;
+	/* EISDIR / EINVAL: a kernel or filesystem without O_TMPFILE */
+	return errno == EISDIR || errno == EINVAL || errno == EOPNOTSUPP ? -EOPNOTSUPP : -errno;
+}
+
+/* Without O_TMPFILE: a named temporary that carries our pid, so that a
+ * later run can tell a dead run's leftover from a live one's file. */
+static int open_named(struct perf_data *d, const char *dir, const char *base)
+{
+	int fd;
+
+	if (asprintf(&d->tmp, "%s/.%s" TMP_TAG "%d.XXXXXX", dir, base, (int)getpid()) < 0) {
+		d->tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = mkostemp(d->tmp, O_CLOEXEC);	/* 0600, O_EXCL: never through a link */
+	if (fd < 0) {
+		int err = -errno;
+
+		free(d->tmp);	/* nothing was created: keep abort from unlinking */
+		d->tmp = NULL;
+		return err;
+	}
+	return fd;
 }
 
 int perf_data__create(struct perf_data *d, const char *path, const struct evlist *evlist,
@@ -26,22 +69,21 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
 {
 	struct perf_file_header hdr = { 0 };
 	struct buf b = { 0 };
+	char *dir = NULL, *base = NULL;
 	u64 ids_size = 0;
 	int err;
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
 	d->path = strdup(path);
-	d->tmp = tmp_name_for(path);
-	if (!d->path || !d->tmp) {
-		err = -ENOMEM;
+	err = d->path ? split_path(path, &dir, &base) : -ENOMEM;
+	if (err)
 		goto fail;
-	}
-	d->fd = mkostemp(d->tmp, O_CLOEXEC);	/* 0600, O_EXCL */
+	d->fd = open_unnamed(dir);
+	if (d->fd == -EOPNOTSUPP)
+		d->fd = open_named(d, dir, base);
 	if (d->fd < 0) {
-		err = -errno;
-		free(d->tmp);	/* nothing was created: keep abort from unlinking */
-		d->tmp = NULL;
+		err = d->fd;
 		goto fail;
 	}
 	/* header placeholder, then each event's ids, then the attrs */
@@ -68,9 +110,13 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
 	buf__release(&b);
 	if (err)
 		goto fail;
+	free(dir);
+	free(base);
 	return 0;
 fail:
 	snprintf(errbuf, errsz, "cannot create output file %s: %s", path, strerror(-err));
+	free(dir);
+	free(base);
 	perf_data__abort(d);
 	return err;
 }
@@ -97,13 +143,17 @@ int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt)
 	return err;
 }
 
+/* perf's promise: an existing output (a file, or a directory, as the stock
+ * perf does) is kept as PATH.old. Anything else there was refused up front
+ * by perf_data__check_path(). */
 static int keep_old_file(const char *path)
 {
 	struct stat st;
 	char *old;
 	int err = 0;
 
-	if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
+	if (lstat(path, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ||
+	    (S_ISREG(st.st_mode) && st.st_size == 0))
 		return 0;
 	if (asprintf(&old, "%s.old", path) < 0)
 		return -ENOMEM;
@@ -113,8 +163,29 @@ static int keep_old_file(const char *path)
 	return err;
 }
 
-int perf_data__commit(struct perf_data *d, const struct header_info *info, int keep_old,
-		      char *errbuf, size_t errsz)
+/* Gives the finished file its name; never replaces anything (-EEXIST). */
+static int place_file(struct perf_data *d, const char *name)
+{
+	char proc[64];
+
+	if (!d->tmp) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", d->fd);
+		return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) ? -errno : 0;
+	}
+	if (!renameat2(AT_FDCWD, d->tmp, AT_FDCWD, name, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL)
+		return -errno;
+	/* a filesystem without RENAME_NOREPLACE: link() does not replace either */
+	if (link(d->tmp, name))
+		return -errno;
+	unlink(d->tmp);
+	return 0;
+}
+
+/* Features and header, once. On a full disk the features are given up
+ * rather than the data: the header alone makes a readable file. */
+static int finish_file(struct perf_data *d, const struct header_info *info)
 {
 	struct perf_file_header hdr = {
 		.magic = PERF_MAGIC,
@@ -125,32 +196,66 @@ int perf_data__commit(struct perf_data *d, const struct header_info *info, int k
 	};
 	struct buf feats = { 0 };
 	u64 feat_off = d->data_offset + d->data_size;
-	const char *what = "write";
 	int err;
 
+	/* a failed write may have left part of a record past data_size */
+	if (ftruncate(d->fd, feat_off))
+		return -errno;
 	err = header__build_features(&feats, feat_off, hdr.adds_features, info);
 	if (!err)
 		err = pwrite_all(d->fd, feats.p, feats.len, feat_off);
 	buf__release(&feats);
+	if (err == -ENOSPC || err == -EDQUOT) {
+		d->no_features = 1;
+		memset(hdr.adds_features, 0, sizeof(hdr.adds_features));
+		err = ftruncate(d->fd, feat_off) ? -errno : 0;
+	}
 	if (!err)
 		err = pwrite_all(d->fd, &hdr, sizeof(hdr), 0);
+	if (!err)
+		d->finished = 1;
+	return err;
+}
+
+int perf_data__commit(struct perf_data *d, const struct header_info *info, int keep_old,
+		      char *errbuf, size_t errsz)
+{
+	const char *what = "write";
+	char *name = d->path;
+	int err = d->finished ? 0 : finish_file(d, info);
+
 	if (!err && keep_old) {
 		what = "keep the old file";
 		err = keep_old_file(d->path);
 	}
-	if (!err && rename(d->tmp, d->path)) {
-		what = "rename";
-		err = -errno;
+	if (!err) {
+		what = "link into place";
+		err = place_file(d, name);
+	}
+	/* a timestamped name taken (two dumps in one centisecond, or a file
+	 * that is not ours): a few suffixed names, never a scan */
+	for (int i = 1; err == -EEXIST && !keep_old && i < NAME_TRIES; i++) {
+		if (asprintf(&name, "%s-%d", d->path, i) < 0) {
+			name = d->path;
+			err = -ENOMEM;
+			break;
+		}
+		err = place_file(d, name);
+		if (err) {
+			free(name);
+			name = d->path;
+		}
 	}
 	if (err) {
 		snprintf(errbuf, errsz, "%s: %s: %s", d->path, what, strerror(-err));
 		perf_data__abort(d);
 		return err;
 	}
-	close(d->fd);
-	d->fd = -1;
+	snprintf(d->placed, sizeof(d->placed), "%s", name);
+	if (name != d->path)
+		free(name);
 	free(d->tmp);
-	d->tmp = NULL;
+	d->tmp = NULL;	/* it has its name now: abort must not unlink it */
 	perf_data__abort(d);
 	return 0;
 }
@@ -176,4 +281,114 @@ int perf_data__rename(struct perf_data *d, const char *path)
 	free(d->path);
 	d->path = p;
 	return 0;
+}
+
+/* Removes named temporaries of runs that died (kill -9 on a filesystem
+ * without O_TMPFILE): .BASE.tmp.PID.XXXXXX whose PID is gone. */
+static void remove_dead_leftovers(const char *dir, const char *base)
+{
+	DIR *dh = opendir(dir);
+	size_t blen = strlen(base);
+	struct dirent *de;
+
+	while (dh && (de = readdir(dh))) {
+		const char *n = de->d_name, *tag = n + 1 + blen;
+		char *end, *path;
+		long pid;
+
+		if (n[0] != '.' || strncmp(n + 1, base, blen) || strncmp(tag, TMP_TAG, strlen(TMP_TAG)))
+			continue;
+		pid = strtol(tag + strlen(TMP_TAG), &end, 10);
+		if (*end != '.' || pid <= 0 || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		if (asprintf(&path, "%s/%s", dir, n) >= 0) {
+			unlink(path);
+			free(path);
+		}
+	}
+	if (dh)
+		closedir(dh);
+}
+
+/* Can a file be created in dir? Tried for real, so a read-only filesystem,
+ * a missing directory or a permission problem shows before recording. */
+static int probe_dir(const char *dir)
+{
+	struct perf_data d = { .fd = -1 };
+	const char *base = "probe";
+	int fd = open_unnamed(dir);
+
+	if (fd == -EOPNOTSUPP)
+		fd = open_named(&d, dir, base);
+	if (fd < 0)
+		return fd;
+	d.fd = fd;
+	perf_data__abort(&d);
+	return 0;
+}
+
+/* In a sticky directory (/tmp) only the owner may replace a file. */
+static int replaceable(const char *dir, const struct stat *st)
+{
+	struct stat ds;
+	uid_t me = geteuid();
+
+	if (me == 0 || st->st_uid == me || stat(dir, &ds) || !(ds.st_mode & S_ISVTX))
+		return 1;
+	return ds.st_uid == me;
+}
+
+int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_t errsz)
+{
+	char *dir = NULL, *base = NULL;
+	struct stat st;
+	int err;
+
+	if (!*path) {
+		snprintf(errbuf, errsz, "-o '': empty file name");
+		return -EINVAL;
+	}
+	if (!strcmp(path, "-")) {
+		snprintf(errbuf, errsz, "-o -: writing to a pipe is not supported yet: "
+			 "write a file and read it with 'perf report -i FILE'");
+		return -EINVAL;
+	}
+	err = split_path(path, &dir, &base);
+	if (err) {
+		snprintf(errbuf, errsz, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	err = -EINVAL;
+	if (!timestamped && !lstat(path, &st)) {
+		if (S_ISLNK(st.st_mode)) {
+			snprintf(errbuf, errsz, "%s: is a symbolic link: perf record neither writes "
+				 "through nor replaces one (give the target's path)", path);
+			goto out;
+		}
+		if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			snprintf(errbuf, errsz, "%s: not a regular file: perf record writes a "
+				 "regular file under a temporary name and renames it there", path);
+			goto out;
+		}
+		if (!replaceable(dir, &st)) {
+			snprintf(errbuf, errsz, "%s: %s: owned by another user in a sticky "
+				 "directory", path, strerror(EPERM));
+			err = -EPERM;
+			goto out;
+		}
+		/* as the stock perf: a directory moves aside at once */
+		if (S_ISDIR(st.st_mode) && (err = keep_old_file(path))) {
+			snprintf(errbuf, errsz, "%s: is a directory, and moving it to %s.old "
+				 "failed: %s", path, path, strerror(-err));
+			goto out;
+		}
+	}
+	remove_dead_leftovers(dir, base);
+	err = probe_dir(dir);
+	if (err)
+		snprintf(errbuf, errsz, "cannot create output file %s: %s", path, strerror(-err));
+out:
+	free(dir);
+	free(base);
+	return err;
 }

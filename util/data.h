@@ -1,38 +1,56 @@
 #ifndef PERF_DATA_H
 #define PERF_DATA_H
 
+#include <limits.h>
 #include <sys/uio.h>
 #include "util/header.h"
 
 struct evlist;
 
-/* One perf.data being written: a private temporary file beside the final
- * path, renamed into place only once complete. */
+/* One perf.data being written: an unnamed file (O_TMPFILE) in the final
+ * path's directory, linked into place only once complete, so a reader never
+ * sees half a file and a crash leaves nothing. Where the filesystem lacks
+ * O_TMPFILE, a named temporary .NAME.tmp.PID.XXXXXX instead. */
 struct perf_data {
 	char *path;		/* final name */
-	char *tmp;		/* where it is written meanwhile */
+	char *tmp;		/* the named temporary, NULL when unnamed */
 	int fd;
+	int finished;		/* features and header are written */
+	int no_features;	/* given up for a full disk */
 	u64 data_offset;
 	u64 data_size;
 	u64 attrs_offset, attrs_size;
+	char placed[PATH_MAX];	/* after commit: the name the file got */
 };
 
-/* Creates the temporary file (0600, O_EXCL, so never through a symlink) and
- * writes the attrs with their ids. 0 or -errno with a line in errbuf naming
- * the file. */
+/* Checks an output path before anything is recorded: refuses "", "-",
+ * symbolic links, fifos and other non-files, and a file this user may not
+ * replace; moves a directory to PATH.old as the stock perf does; creates
+ * and drops a file in the directory for real (read-only filesystem,
+ * permissions); removes named temporaries of dead runs. timestamped: the
+ * files will be PATH.<timestamp>, so only the directory matters.
+ * 0 or -errno with one line in errbuf. */
+int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_t errsz);
+
+/* Creates the file (0600, never through a symlink) and writes the attrs
+ * with their ids. 0 or -errno with a line in errbuf naming the file. */
 int perf_data__create(struct perf_data *d, const char *path, const struct evlist *evlist,
 		      char *errbuf, size_t errsz);
 /* Append to the data section. 0 or -errno (-ENOSPC ...). */
 int perf_data__write(struct perf_data *d, const void *buf, size_t len);
 int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt);
-/* Writes the features and the header, then renames the file into place; an
- * existing non-empty file there is first renamed to PATH.old when keep_old.
- * On failure the temporary file is removed. 0 or -errno with errbuf set. */
+/* Writes the features (dropped on a full disk, keeping the data) and the
+ * header, then gives the file its name. keep_old: an existing non-empty
+ * file there is first renamed to PATH.old. Otherwise nothing is ever
+ * replaced: a taken name becomes PATH-1, PATH-2, ... (a few tries).
+ * d->placed gets the name. On failure the file is removed. 0 or -errno
+ * with errbuf set. */
 int perf_data__commit(struct perf_data *d, const struct header_info *info, int keep_old,
 		      char *errbuf, size_t errsz);
 /* Changes the name the file gets at commit. 0 or -ENOMEM. */
 int perf_data__rename(struct perf_data *d, const char *path);
-/* Removes the temporary file and frees d's strings; safe on a half-built d. */
+/* Removes the unfinished file and frees d's strings; safe on a half-built
+ * d and after a commit. */
 void perf_data__abort(struct perf_data *d);
 
 #endif

@@ -151,7 +151,7 @@ static int dump__emit(struct dump *d, struct perf_data *out, struct header_info 
 int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *pending,
 		const char *path, int keep_old,
 		const struct dump_opts *opts, const struct header_info *info_tmpl,
-		struct dump_stats *st, char *errbuf, size_t errsz)
+		struct dump_stats *st, char placed[PATH_MAX], char *errbuf, size_t errsz)
 {
 	struct dump d = { .id_sample_type = trk->id_sample_type };
 	struct header_info info = *info_tmpl;
@@ -164,8 +164,12 @@ int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *p
 		snprintf(errbuf, errsz, "dump: capture: %s", strerror(-err));
 		goto out;
 	}
-	for (int i = 0; i < d.nr_rings; i++)
-		ring_copy__index(&d.rc[i]);
+	for (int i = 0; i < d.nr_rings && !err; i++)
+		err = ring_copy__index(&d.rc[i]);
+	if (err) {
+		snprintf(errbuf, errsz, "dump: indexing the ring copies: %s", strerror(-err));
+		goto out;
+	}
 	if (opts->monotonic) {
 		u64 end = UINT64_MAX;
 
@@ -205,12 +209,13 @@ int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *p
 	err = perf_data__commit(&out, &info, keep_old, errbuf, errsz);
 	if (err)
 		goto out;
+	memcpy(placed, out.placed, PATH_MAX);
 	st->dumps++;
 	st->records += d.nr_refs;
 	st->samples += samples;
 	/* no later dump can hold a sample older than this one's newest */
-	if (info.last_sample_time)
-		tracking__prune(trk, info.last_sample_time);
+	if (info.last_sample_time && tracking__prune(trk, info.last_sample_time))
+		st->prune_failed++;
 out:
 	if (err)
 		st->failed++;

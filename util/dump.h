@@ -1,6 +1,7 @@
 #ifndef PERF_DUMP_H
 #define PERF_DUMP_H
 
+#include <limits.h>
 #include "util/header.h"
 
 struct buf;
@@ -25,6 +26,7 @@ struct dump_stats {
 	u64 deferred;		/* records left for the next dump (newer than the window) */
 	u64 failed;
 	u64 empty;		/* triggers with nothing new to dump */
+	u64 prune_failed;	/* tracking could not be pruned (no memory): the cap still holds */
 };
 
 /* One dump: captures every backward ring of evlist (the caller drained the
@@ -32,11 +34,12 @@ struct dump_stats {
  * tracking records, the pending forward records and the samples merged in
  * time order to path, created privately and
  * renamed into place. A failure removes the partial file, counts it, and
- * leaves recording going. 0, -ENODATA when there was no new sample (no
- * file is written), or -errno with errbuf set. */
+ * leaves recording going. placed gets the name the file was given (path,
+ * or path-N when path was taken). 0, -ENODATA when there was no new sample
+ * (no file is written), or -errno with errbuf set. */
 int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *pending,
 		const char *path, int keep_old,
 		const struct dump_opts *opts, const struct header_info *info_tmpl,
-		struct dump_stats *st, char *errbuf, size_t errsz);
+		struct dump_stats *st, char placed[PATH_MAX], char *errbuf, size_t errsz);
 
 #endif

@@ -21,6 +21,7 @@ void evlist__delete(struct evlist *evlist)
 	free(evlist->entries);
 	cpu_map__put(evlist->cpus);
 	thread_map__put(evlist->threads);
+	id_hash__exit(&evlist->ids);
 	free(evlist);
 }
 
@@ -49,8 +50,14 @@ void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread
 int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose)
 {
 	for (int i = 0; i < evlist->nr_entries; i++) {
-		int err = evsel__open(evlist->entries[i], evlist->cpus, evlist->threads,
-				      errbuf, errsz, verbose);
+		struct evsel *e = evlist->entries[i];
+		int err = evsel__open(e, evlist->cpus, evlist->threads, errbuf, errsz, verbose);
+
+		for (int k = 0; !err && k < e->nr_cpus * e->nr_threads; k++)
+			if (e->fd[k] >= 0 && id_hash__add(&evlist->ids, e->id[k], e)) {
+				err = -ENOMEM;
+				snprintf(errbuf, errsz, "%s: ids: %s", e->name, strerror(ENOMEM));
+			}
 		if (err)
 			return err;
 	}
@@ -147,6 +154,20 @@ int evlist__enable(struct evlist *evlist)
 	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_ENABLE);
 }
 
+int evlist__enable_tracking(struct evlist *evlist)
+{
+	int ret = 0;
+
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		struct evsel *e = evlist->entries[i];
+
+		for (int k = 0; e->tracking && e->fd && k < e->nr_cpus * e->nr_threads; k++)
+			if (e->fd[k] >= 0 && ioctl(e->fd[k], PERF_EVENT_IOC_ENABLE, 0) && !ret)
+				ret = -errno;
+	}
+	return ret;
+}
+
 int evlist__disable(struct evlist *evlist)
 {
 	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_DISABLE);
@@ -163,14 +184,7 @@ int evlist__pause_backward(struct evlist *evlist, int pause)
 
 struct evsel *evlist__id2evsel(const struct evlist *evlist, u64 id)
 {
-	for (int i = 0; i < evlist->nr_entries; i++) {
-		struct evsel *e = evlist->entries[i];
-
-		for (int k = 0; e->id && k < e->nr_cpus * e->nr_threads; k++)
-			if (e->id[k] == id)
-				return e;
-	}
-	return NULL;
+	return id_hash__find(&evlist->ids, id);
 }
 
 int evlist__has_tracepoints(const struct evlist *evlist)

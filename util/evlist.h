@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include "util/evsel.h"
+#include "util/id-hash.h"
 #include "util/mmap.h"
 
 struct cpu_map;
@@ -19,6 +20,7 @@ struct evlist {
 	struct mmap *fwd;	/* [cpus->nr], .pc NULL where no forward event */
 	struct mmap *bwd;	/* [cpus->nr] or NULL */
 	int nr_mmaps;
+	struct id_hash ids;	/* sample id -> evsel, filled by evlist__open() */
 };
 
 /* NULL with errno set; evlist__delete() frees it and every evsel. */
@@ -29,7 +31,8 @@ int evlist__add(struct evlist *evlist, struct evsel *evsel);
 /* Sets the cpu and thread maps (takes a reference to each). */
 void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);
 
-/* Opens every event; errbuf gets one line naming the event on failure. */
+/* Opens every event and hashes their ids; errbuf gets one line naming the
+ * event on failure. */
 int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose);
 /* Maps the rings (sizes in data bytes, powers of two). 0 or -errno with a
  * "mmap: cpu N: ..." line in errbuf. */
@@ -39,6 +42,8 @@ void evlist__munmap(struct evlist *evlist);
 
 int evlist__enable(struct evlist *evlist);
 int evlist__disable(struct evlist *evlist);
+/* Only the tracking events: enabled before /proc is read. 0 or -errno. */
+int evlist__enable_tracking(struct evlist *evlist);
 /* PAUSE_OUTPUT on every backward ring (1 pauses, 0 resumes). 0 or -errno. */
 int evlist__pause_backward(struct evlist *evlist, int pause);
 

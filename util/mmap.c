@@ -2,6 +2,7 @@
 #include "util/event.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -15,10 +16,20 @@ int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward)
 		return -EINVAL;
 	memset(m, 0, sizeof(*m));
 	m->map_len = page + data_bytes;
+	if (!backward) {
+		m->scratch = malloc(1 << 16);
+		if (!m->scratch)
+			return -ENOMEM;
+	}
 	base = mmap(NULL, m->map_len, backward ? PROT_READ : PROT_READ | PROT_WRITE,
 		    MAP_SHARED, fd, 0);
-	if (base == MAP_FAILED)
-		return -errno;
+	if (base == MAP_FAILED) {
+		int err = -errno;
+
+		free(m->scratch);
+		m->scratch = NULL;
+		return err;
+	}
 	m->pc = base;
 	m->data = (char *)base + page;
 	m->mask = data_bytes - 1;
@@ -33,6 +44,8 @@ void mmap__munmap(struct mmap *m)
 {
 	if (m->pc)
 		munmap(m->pc, m->map_len);
+	free(m->scratch);
+	m->scratch = NULL;
 	m->pc = NULL;
 	m->data = NULL;
 }

@@ -15,11 +15,13 @@ struct mmap {
 	int cpu;
 	int backward;		/* write_backward ring, mapped read-only */
 	u64 prev;		/* forward: our tail; backward: head at the last snapshot */
+	void *scratch;		/* forward: a record that wraps the end, made whole */
 };
 
 /* Maps fd's ring with data_bytes (a power of two >= page) of data. A forward
- * ring is mapped read-write (so the kernel honours data_tail), a backward
- * one read-only (so it overwrites). 0 or -errno. */
+ * ring is mapped read-write (so the kernel honours data_tail) and gets a
+ * scratch for the largest record (64K), a backward one read-only (so it
+ * overwrites). 0 or -errno. */
 int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward);
 void mmap__munmap(struct mmap *m);
 

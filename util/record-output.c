@@ -6,6 +6,7 @@
 #include "util/synthetic.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +52,7 @@ int record__synthesize(struct record *rec)
 	}
 	if (!err && !rec->opts.overwrite) {
 		buf__add(&b, &fin, sizeof(fin));
-		err = b.err ? b.err : perf_data__write(&rec->data, b.p, b.len);
+		err = b.err ? b.err : record__start_file(rec, b.p, b.len);
 	}
 	buf__release(&b);
 	build_id_cache__delete(bids);
@@ -61,13 +62,15 @@ int record__synthesize(struct record *rec)
 s64 record__drain(struct record *rec)
 {
 	struct drain_sink sink = {
-		.data = rec->opts.overwrite ? NULL : &rec->data,
+		.data = rec->opts.overwrite || rec->write_failed ? NULL : &rec->data,
 		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
 		.pending = rec->opts.overwrite ? &rec->pending : NULL,
+		.pending_max = rec->pending_max,
 		.trigger = rec->switch_evsel,
 	};
 	s64 w = record__drain_forward(rec->evlist, &sink, &rec->stats);
 
+	rec->pending_dropped += sink.pending_dropped;
 	if (sink.triggered)
 		rec->switch_pending = 1;
 	return w;
@@ -84,7 +87,7 @@ static void removed_file(const char *path, void *arg)
 /* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
 static char *record__next_path(struct record *rec)
 {
-	return rec->so.kind ? switch_output__name(rec->opts.output) : strdup(rec->opts.output);
+	return rec->so.kind ? switch_output__name(&rec->so, rec->opts.output) : strdup(rec->opts.output);
 }
 
 static struct header_info record__info(struct record *rec)
@@ -95,35 +98,55 @@ static struct header_info record__info(struct record *rec)
 	};
 }
 
-/* Flight recorder: one dump of every ring. Errors are reported and
- * recording goes on. */
+/* A file is in place: say so, and remember it for --switch-max-files
+ * (room was reserved before the file was written, so none escapes). */
+static void record__placed(struct record *rec, const char *placed, int announce)
+{
+	char *name = rec->so.kind ? strdup(placed) : NULL;
+
+	rec->files++;
+	if (announce && !rec->opts.quiet)
+		pr_err("[ perf record: Dump %s ]\n", placed);
+	if (name)
+		switch_output__created(&rec->so, name, removed_file, rec);
+	else if (rec->so.kind)
+		pr_err("perf record: %s: %s: it is not counted for --switch-max-files\n",
+		       placed, strerror(ENOMEM));
+}
+
+/* Flight recorder: one dump of every ring. Errors are reported, counted
+ * and returned; recording goes on. */
 int record__dump(struct record *rec)
 {
 	struct header_info info = record__info(rec);
-	char *path = record__next_path(rec);
-	int err;
+	char *path = record__next_path(rec), placed[PATH_MAX];
+	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM;
+	s64 w;
 
-	if (!path)
-		return -ENOMEM;
-	s64 w = record__drain(rec);
-
+	if (err) {
+		pr_err("perf record: dump failed: %s\n", strerror(-err));
+		rec->dump_stats.failed++;
+		free(path);
+		return err;
+	}
+	w = record__drain(rec);
 	err = w < 0 ? (int)w : 0;
 	if (err)
 		snprintf(rec->err, sizeof(rec->err), "draining the tracking rings: %s", strerror(-err));
 	else
 		err = dump__write(rec->evlist, &rec->tracking, &rec->pending, path, !rec->so.kind,
-				  &rec->dump_opts, &info, &rec->dump_stats, rec->err, sizeof(rec->err));
+				  &rec->dump_opts, &info, &rec->dump_stats, placed,
+				  rec->err, sizeof(rec->err));
 	rec->pending.len = 0;
 	if (err == -ENODATA) {
 		if (!rec->opts.quiet)
-			pr_err("[ perf record: No samples since the last dump: nothing written ]\n");
+			pr_err(rec->dump_stats.dumps ?
+			       "[ perf record: No samples since the last dump: nothing written ]\n" :
+			       "[ perf record: No samples recorded: nothing written ]\n");
 	} else if (err) {
 		pr_err("perf record: dump failed: %s\n", rec->err);
 	} else {
-		if (!rec->opts.quiet)
-			pr_err("[ perf record: Dump %s ]\n", path);
-		if (rec->so.kind)
-			switch_output__created(&rec->so, path, removed_file, rec);
+		record__placed(rec, placed, 1);
 	}
 	free(path);
 	return err;
@@ -134,22 +157,44 @@ int record__finish_file(struct record *rec, int announce)
 {
 	struct header_info info = record__info(rec);
 	char *path = record__next_path(rec);
-	int err = path ? perf_data__rename(&rec->data, path) : -ENOMEM;
+	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM;
 
+	if (!err)
+		err = perf_data__rename(&rec->data, path);
 	if (!err)
 		err = perf_data__commit(&rec->data, &info, !rec->so.kind, rec->err, sizeof(rec->err));
 	else
 		snprintf(rec->err, sizeof(rec->err), "%s", strerror(-err));
 	if (err) {
 		pr_err("perf record: %s\n", rec->err);
+		perf_data__abort(&rec->data);
 	} else {
-		rec->files++;
-		if (announce && !rec->opts.quiet)
-			pr_err("[ perf record: Dump %s ]\n", path);
-		if (rec->so.kind)
-			switch_output__created(&rec->so, path, removed_file, rec);
+		if (rec->data.no_features)
+			pr_err("perf record: %s: no room left for the header features: the "
+			       "file holds the data without them\n", rec->data.placed);
+		record__placed(rec, rec->data.placed, announce);
 	}
 	free(path);
+	return err;
+}
+
+/* Starts a file: attrs, then what makes it stand alone (the synthesized
+ * tasks, or with rotation the tracking prelude). A size trigger counts
+ * from after that prelude, or a prelude bigger than the size would switch
+ * for ever. */
+int record__start_file(struct record *rec, const void *prelude, size_t len)
+{
+	int err = perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err,
+				    sizeof(rec->err));
+
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+		return err;
+	}
+	err = perf_data__write(&rec->data, prelude, len);
+	if (err)
+		pr_err("perf record: %s: %s\n", rec->opts.output, strerror(-err));
+	rec->switch_base = rec->data.data_size;
 	return err;
 }
 
@@ -157,34 +202,31 @@ int record__finish_file(struct record *rec, int announce)
  * with the tracking prelude so it stands alone. */
 static int record__rotate(struct record *rec)
 {
-	int err;
-
 	s64 w = record__drain(rec);
+	int err;
 
 	if (w < 0)
 		return w;
 	/* a file that could not be finished was reported and removed: go on */
 	record__finish_file(rec, 1);
 	/* later files cannot hold samples of tasks that exited before this one ended */
-	if (rec->stats.last_time)
-		tracking__prune(&rec->tracking, rec->stats.last_time);
+	if (rec->stats.last_time && tracking__prune(&rec->tracking, rec->stats.last_time))
+		pr_err("perf record: tracking: pruning: %s\n", strerror(ENOMEM));
 	memset(&rec->stats, 0, sizeof(rec->stats));
-	if (perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err, sizeof(rec->err))) {
-		pr_err("perf record: %s\n", rec->err);
-		return -EIO;	/* nowhere left to write: stop */
-	}
-	err = perf_data__write(&rec->data, rec->tracking.log.p, rec->tracking.log.len);
-	if (err)
-		pr_err("perf record: %s: %s\n", rec->opts.output, strerror(-err));
-	return err;
+	err = record__start_file(rec, rec->tracking.log.p, rec->tracking.log.len);
+	return err ? -EIO : 0;	/* nowhere left to write: stop */
 }
 
 int record__switch(struct record *rec)
 {
 	rec->switch_pending = 0;
 	if (rec->so.kind == SWITCH_TIME)
-		rec->next_switch = now_ns() + rec->so.period_ns;
-	return rec->opts.overwrite ? (record__dump(rec), 0) : record__rotate(rec);
+		rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
+	if (!rec->opts.overwrite)
+		return record__rotate(rec);
+	/* a failed dump was reported and counted; the rings keep recording */
+	record__dump(rec);
+	return 0;
 }
 
 /* Has a size trigger's worth of data come in since the last switch? */
@@ -195,7 +237,7 @@ int record__size_reached(struct record *rec)
 	if (rec->so.kind != SWITCH_SIZE)
 		return 0;
 	if (!rec->opts.overwrite)
-		return rec->data.data_size >= rec->so.size;
+		return rec->data.data_size - rec->switch_base >= rec->so.size;
 	for (int c = 0; c < rec->evlist->nr_mmaps; c++)
 		if (rec->evlist->bwd[c].pc)
 			bytes += rec->evlist->bwd[c].prev - mmap__read_head(&rec->evlist->bwd[c]);

@@ -11,6 +11,7 @@
 /* One perf record run: what builtin-record.c sets up and loops over, and
  * what util/record-output.c writes out. */
 #define TRACKING_MAX_DEFAULT (64ULL << 20)
+#define PENDING_MAX_DEFAULT (64ULL << 20)
 #define DUMP_MARGIN (32 << 10)	/* room for records in flight while a ring is copied */
 
 struct record {
@@ -22,17 +23,22 @@ struct record {
 	struct tracking tracking;	/* tasks and maps, for dumps and rotated files */
 	int keep_tracking;
 	struct buf pending;		/* overwrite mode: forward-ring samples for the next dump */
+	u64 pending_max;		/* its cap: the oldest half goes beyond it */
+	u64 pending_dropped;		/* records dropped for that cap */
 	struct switch_output so;
 	const char *switch_event;	/* --switch-output-event */
 	struct evsel *switch_evsel;
-	int switch_pending;
+	int switch_pending;		/* one switch, however many triggers asked */
+	u64 switch_base;		/* normal mode: data_size when this file's own data began */
 	u64 next_switch;		/* SWITCH_TIME deadline, ns */
 	int files;
+	int write_failed;		/* normal mode: the file could take no more */
 	u64 tracking_max;
 	struct dump_opts dump_opts;
 	struct dump_stats dump_stats;
 	const char *control_spec;
 	struct control control;
+	int acks_owed;			/* control commands answered once their switch is done */
 	int sig_fd;
 	int argc;
 	const char **argv;
@@ -42,12 +48,19 @@ struct record {
 /* The records describing what already exists (kernel map, watched tasks):
  * to the file in normal mode, to the tracking log when one is kept. */
 int record__synthesize(struct record *rec);
+/* Normal mode: creates the output file and writes prelude (the records
+ * that make it stand alone); a size trigger counts what comes after.
+ * 0 or -errno, reported. */
+int record__start_file(struct record *rec, const void *prelude, size_t len);
 /* Empties the forward rings into the file / tracking log / pending buffer.
  * Bytes drained or -errno; sets rec->switch_pending on a trigger event. */
 s64 record__drain(struct record *rec);
-/* Normal mode: finishes the current file under its final name. */
+/* Normal mode: finishes the current file under its final name (with what
+ * was written so far, after a write error too). */
 int record__finish_file(struct record *rec, int announce);
-/* Flight recorder: one dump of every ring; errors are reported, recording goes on. */
+/* Flight recorder: one dump of every ring. 0, -ENODATA when there was
+ * nothing new (said, not an error), or -errno: reported and counted, and
+ * recording goes on. */
 int record__dump(struct record *rec);
 /* A --switch-output trigger fired: dump (overwrite) or rotate the file. */
 int record__switch(struct record *rec);

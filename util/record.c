@@ -120,22 +120,41 @@ struct scan_arg {
 };
 
 
-/* Copies a record out of the ring (it may wrap) where the sink wants it. */
+/* Overwrite mode keeps forward-ring samples (/no-overwrite/ events) for the
+ * next dump: over the cap, the oldest half goes, counted, as a flight
+ * recorder keeps the newest. */
+static int pending__add(struct drain_sink *sink, const struct perf_event_header *h)
+{
+	struct buf *b = sink->pending;
+
+	if (sink->pending_max && b->len + h->size > sink->pending_max) {
+		size_t cut = 0;
+
+		while (cut < b->len && b->len - cut + h->size > sink->pending_max / 2) {
+			cut += ((const struct perf_event_header *)(b->p + cut))->size;
+			sink->pending_dropped++;
+		}
+		memmove(b->p, b->p + cut, b->len - cut);
+		b->len -= cut;
+	}
+	buf__add(b, h, h->size);
+	return b->err;
+}
+
+/* Copies a record out of the ring where the sink wants it; one that wraps
+ * around the end is made whole in the ring's scratch (records reach 64K). */
 static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 		       const struct perf_event_header *h)
 {
 	struct drain_sink *sink = a->sink;
-	u64 copy[8192 / 8];
 	const struct perf_event_header *rec = h;
 	int tracking = tracking__wants(h->type);
 
 	if (tracking ? !sink->tracking : !sink->pending && !sink->trigger)
 		return 0;
 	if ((pos & m->mask) + h->size > m->mask + 1) {
-		if (h->size > sizeof(copy))
-			return 0;
-		mmap__copy(m, pos, copy, h->size);
-		rec = (const void *)copy;
+		mmap__copy(m, pos, m->scratch, h->size);
+		rec = m->scratch;
 	}
 	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {
 		u64 id;
@@ -148,11 +167,7 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	}
 	if (tracking)
 		return tracking__add(sink->tracking, rec);
-	if (sink->pending) {
-		buf__add(sink->pending, rec, rec->size);
-		return sink->pending->err;
-	}
-	return 0;
+	return sink->pending ? pending__add(sink, rec) : 0;
 }
 
 static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_header *h,

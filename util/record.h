@@ -52,6 +52,8 @@ struct drain_sink {
 	struct perf_data *data;		/* written straight from the ring pages */
 	struct tracking *tracking;	/* copies of COMM/MMAP2/FORK/EXIT/... */
 	struct buf *pending;		/* copies of the rest (overwrite mode) */
+	u64 pending_max;		/* its cap in bytes (0: none) */
+	u64 pending_dropped;		/* records dropped for the cap */
 	struct evsel *trigger;		/* --switch-output-event */
 	int triggered;			/* a sample of trigger went by */
 };

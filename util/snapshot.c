@@ -83,7 +83,7 @@ u64 ring_copy__defer_after(struct ring_copy *rc, u64 end,
 	return n;
 }
 
-u64 ring_copy__index(struct ring_copy *rc)
+int ring_copy__index(struct ring_copy *rc)
 {
 	u64 off = 0, n = 0, cap = 0;
 	u64 *offs = NULL;
@@ -97,8 +97,10 @@ u64 ring_copy__index(struct ring_copy *rc)
 		if (n == cap) {
 			u64 *o = realloc(offs, (cap = cap ? cap * 2 : 1024) * sizeof(*o));
 
-			if (!o)
-				break;
+			if (!o) {
+				free(offs);
+				return -ENOMEM;
+			}
 			offs = o;
 		}
 		offs[n++] = off;
@@ -114,7 +116,7 @@ u64 ring_copy__index(struct ring_copy *rc)
 	free(rc->offs);
 	rc->offs = offs;
 	rc->nr = n;
-	return n;
+	return 0;
 }
 
 void ring_copy__release(struct ring_copy *rc)

@@ -29,8 +29,8 @@ int ring_copy__capture(struct ring_copy *rc, struct mmap *m, u64 margin);
 int ring_copy__from_image(struct ring_copy *rc, const struct mmap *m, u64 head, u64 prev);
 /* Indexes the complete records of a copy, oldest first. Stops at a zero
  * header (never written), a bad size, or a record crossing rc->len (torn).
- * Returns the number of records. */
-u64 ring_copy__index(struct ring_copy *rc);
+ * 0 with rc->nr set, or -ENOMEM (a dump never goes out silently cut). */
+int ring_copy__index(struct ring_copy *rc);
 void ring_copy__release(struct ring_copy *rc);
 
 /* Gives back the newest records of a copy (those with time > end) to its

@@ -47,46 +47,54 @@ int switch_output__parse(struct switch_output *so, const char *spec)
 	return -EINVAL;
 }
 
-char *switch_output__name(const char *base)
+char *switch_output__name(struct switch_output *so, const char *base)
 {
-	for (;;) {
-		struct timeval tv;
-		struct tm tm;
-		char stamp[32], *name;
-		struct stat st;
+	struct timeval tv;
+	struct tm tm;
+	char stamp[32], *name;
+	u64 cs;
 
+	gettimeofday(&tv, NULL);
+	cs = (u64)tv.tv_sec * 100 + tv.tv_usec / 10000;
+	/* two of our own switches in one centisecond: the second waits for
+	 * the next one (10 ms at most, once), so names stay timestamps */
+	if (cs <= so->last_cs) {
+		usleep((so->last_cs + 1 - cs) * 10000 - tv.tv_usec % 10000);
 		gettimeofday(&tv, NULL);
-		localtime_r(&tv.tv_sec, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
-		if (asprintf(&name, "%s.%s%02ld", base, stamp, (long)(tv.tv_usec / 10000)) < 0)
-			return NULL;
-		if (lstat(name, &st))
-			return name;
-		/* two dumps in one centisecond: wait for the next one */
-		free(name);
-		usleep(10000 - tv.tv_usec % 10000);
+		cs = (u64)tv.tv_sec * 100 + tv.tv_usec / 10000;
 	}
+	so->last_cs = cs;
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	if (asprintf(&name, "%s.%s%02ld", base, stamp, (long)(tv.tv_usec / 10000)) < 0)
+		return NULL;
+	return name;
 }
 
-int switch_output__created(struct switch_output *so, const char *path,
-			   void (*removed)(const char *path, void *arg), void *arg)
+int switch_output__reserve(struct switch_output *so)
 {
-	char **n = realloc(so->files, (so->nr_files + 1) * sizeof(*n));
+	char **n;
 
+	if (so->nr_files < so->cap_files)
+		return 0;
+	n = realloc(so->files, (so->cap_files * 2 + 8) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	so->files = n;
-	so->files[so->nr_files] = strdup(path);
-	if (!so->files[so->nr_files])
-		return -ENOMEM;
-	so->nr_files++;
+	so->cap_files = so->cap_files * 2 + 8;
+	return 0;
+}
+
+void switch_output__created(struct switch_output *so, char *path,
+			    void (*removed)(const char *path, void *arg), void *arg)
+{
+	so->files[so->nr_files++] = path;
 	while (so->max_files > 0 && so->nr_files > so->max_files) {
 		if (!unlink(so->files[0]) && removed)
 			removed(so->files[0], arg);
 		free(so->files[0]);
 		memmove(so->files, so->files + 1, --so->nr_files * sizeof(*so->files));
 	}
-	return 0;
 }
 
 void switch_output__exit(struct switch_output *so)

@@ -12,7 +12,8 @@ struct switch_output {
 	u64 period_ns;		/* for SWITCH_TIME */
 	int max_files;		/* 0: keep all */
 	char **files;		/* this run's files, oldest first */
-	int nr_files;
+	int nr_files, cap_files;
+	u64 last_cs;		/* centisecond of the last name given */
 };
 
 /* Parses --switch-output's value: NULL or "signal", a size with an
@@ -20,14 +21,21 @@ struct switch_output {
  * 0 or -EINVAL. */
 int switch_output__parse(struct switch_output *so, const char *spec);
 
-/* A new name BASE.YYYYMMDDHHMMSSCC (centiseconds, as perf names them) that
- * does not exist yet. malloc'd: the caller frees it; NULL on ENOMEM. */
-char *switch_output__name(const char *base);
+/* The name BASE.YYYYMMDDHHMMSSCC (centiseconds, as perf names them), in
+ * O(1): unique among this run's names (a second name in one centisecond
+ * waits for the next), while a name taken by someone else is found out
+ * when the file is linked into place, which never replaces anything.
+ * malloc'd: the caller frees it; NULL on ENOMEM. */
+char *switch_output__name(struct switch_output *so, const char *base);
 
-/* Records that path was written, and with max_files deletes the oldest of
- * this run's own files beyond it (their names go to the removed callback). */
-int switch_output__created(struct switch_output *so, const char *path,
-			   void (*removed)(const char *path, void *arg), void *arg);
+/* Makes room to remember one more file, so that once a file is written,
+ * remembering it cannot fail and no file escapes max_files. 0 or -ENOMEM. */
+int switch_output__reserve(struct switch_output *so);
+/* Records that path (malloc'd, now owned by so) was written, after a
+ * successful switch_output__reserve(), and with max_files deletes the
+ * oldest of this run's own files beyond it (their names go to removed). */
+void switch_output__created(struct switch_output *so, char *path,
+			    void (*removed)(const char *path, void *arg), void *arg);
 void switch_output__exit(struct switch_output *so);
 
 #endif

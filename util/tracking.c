@@ -77,10 +77,11 @@ static size_t dead_slot(const struct dead_set *d, u32 tid)
 	return i;
 }
 
-void tracking__prune(struct tracking *t, u64 before)
+int tracking__prune(struct tracking *t, u64 before)
 {
 	struct dead_set d = { 0 };
 	size_t nexits = 0, out = 0;
+	int err = 0;
 
 	tracking__for_each(t, h)
 		nexits += h->type == PERF_RECORD_EXIT;
@@ -89,6 +90,8 @@ void tracking__prune(struct tracking *t, u64 before)
 			;
 		d.tids = calloc(d.cap, sizeof(*d.tids));
 		d.offs = calloc(d.cap, sizeof(*d.offs));
+		if (!d.tids || !d.offs)
+			err = -ENOMEM;
 	}
 	if (d.tids && d.offs) {
 		tracking__for_each(t, h) {
@@ -142,4 +145,5 @@ void tracking__prune(struct tracking *t, u64 before)
 		memmove(t->log.p, t->log.p + cut, t->log.len - cut);
 		t->log.len -= cut;
 	}
+	return err;
 }

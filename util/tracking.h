@@ -26,8 +26,9 @@ int tracking__wants(u32 type);
 int tracking__add(struct tracking *t, const struct perf_event_header *h);
 /* Drops the records of tasks whose EXIT is older than before (time): no
  * sample of a later dump can refer to them. Then, if still over the cap,
- * drops the oldest records and counts them as evicted. */
-void tracking__prune(struct tracking *t, u64 before);
+ * drops the oldest records and counts them as evicted. 0, or -ENOMEM when
+ * the exited tasks could not be pruned (the cap is enforced all the same). */
+int tracking__prune(struct tracking *t, u64 before);
 /* The time of a tracking record (its sample_id trailer); 0 for synthesized. */
 u64 tracking__time(const struct tracking *t, const struct perf_event_header *h);
 

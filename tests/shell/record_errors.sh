@@ -42,15 +42,22 @@ expect_error 129 "unknown option \`bogus'" -- record --bogus -- true
 "$PERF" record -o x.data -m 3 -- true 2> err || fail "-m 3"
 grep -q "rounding mmap pages size to 16K (4 pages)" err || fail "-m 3 did not round: $(cat err)"
 
-# an existing output becomes FILE.old; the new file is private and not a symlink's target
+# an existing output becomes FILE.old; the new file is private
 echo keep > y.data
-ln -s "$TMP/victim" link.data
 "$PERF" record -q -o y.data -- true || fail "record over y.data"
 [ "$(cat y.data.old)" = keep ] || fail "y.data.old does not hold the old file"
-"$PERF" record -q -o link.data -- true || fail "record over a symlink"
-[ -e victim ] && fail "wrote through a symlink"
-[ -L link.data ] && fail "link.data is still the symlink"
 [ "$(stat -c %a y.data)" = 600 ] || fail "mode $(stat -c %a y.data)"
+# a symlink or a fifo is refused up front, and left as it is
+ln -s "$TMP/victim" link.data
+expect_error 1 "link.data: is a symbolic link" -- record -o link.data -- true
+[ -e victim ] && fail "wrote through a symlink"
+[ -L link.data ] || fail "link.data was replaced"
+mkfifo fifo.data
+expect_error 1 "fifo.data: not a regular file" -- record -o fifo.data -- true
+[ -p fifo.data ] || fail "fifo.data was replaced"
+expect_error 1 "-o '': empty file name" -- record -o '' -- true
+expect_error 1 "-o -: writing to a pipe is not supported yet" -- record -o - -- true
+[ -e ./- ] && fail "a file named - was written"
 
 # permission denied: a hint at perf_event_paranoid (needs an unprivileged user)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&

@@ -1,0 +1,94 @@
+#!/bin/bash
+# perf record --overwrite: control EOF, queued snapshots and stop, an empty last dump, names taken by others
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+cd "$TMP" || exit 1
+
+# waits (5 s at most) until PID is gone; fails naming WHAT if it is not
+wait_gone() {
+	for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+	fail "$2: the recorder did not end within 5 s"
+}
+# waits until the recorder has its signals blocked and its events open
+wait_ready() {
+	for _ in $(seq 200); do
+		ls -l /proc/$1/fd 2>/dev/null | grep -q 'anon_inode:\[perf_event\]' && return 0
+		sleep 0.02
+	done
+	fail "the recorder never opened its events"
+}
+cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
+
+# --control=fd:N whose writer closed: EOF takes the fd out of the poll set
+# instead of spinning on it
+"$PERF" record -q --overwrite -a -e cpu-clock -c 10000000 --control=fd:3 -o eof.data 3< <(:) &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+t0=$(cpu_ticks $rec)
+sleep 1
+t1=$(cpu_ticks $rec)
+[ $((t1 - t0)) -lt 30 ] || fail "control fd at EOF: the recorder used $((t1 - t0)) ticks of CPU in 1 s"
+kill -INT $rec
+wait_gone $rec "control EOF"
+
+# 3,000 queued snapshots then a stop: the stop is served first, the
+# snapshots collapse, and the recorder ends at once with its last dump
+mkfifo ctl ack
+"$PERF" record -q --overwrite -a -e cpu-clock -c 1000000 --control=fifo:ctl,ack -o q.data &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+sleep 0.3	# some samples for the last dump
+exec 7<>ack
+{ for _ in $(seq 3000); do echo snapshot; done; echo stop; } > cmds
+cat cmds > ctl		# one write: all of it is queued before the recorder reads
+wait_gone $rec "3,000 snapshots and a stop"
+wait $rec || fail "queued snapshots: exit status"
+n=$(ls q.data.* 2>/dev/null | wc -l)
+[ "$n" -ge 1 ] && [ "$n" -le 2 ] || fail "3,000 queued snapshots and a stop made $n dumps"
+for f in q.data.*; do stock_reads_clean "$f"; done
+
+# a flood of snapshots without a stop: SIGINT still ends the recorder
+"$PERF" record -q --overwrite -a -e cpu-clock -c 10000000 --control=fifo:ctl,ack -o fl.data &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+( while :; do echo snapshot; done > ctl ) 2>/dev/null &
+flood=$!
+BG_PIDS+=($flood)
+sleep 0.5
+kill -INT $rec
+wait_gone $rec "SIGINT during a flood of snapshots"
+kill $flood 2>/dev/null
+
+# nothing sampled: no file, said plainly, and the workload's exit status
+"$PERF" record --overwrite -e cpu-clock -c 1000000000 -o none.data -- sh -c 'exit 3' 2> none.err
+rc=$?
+[ $rc -eq 3 ] || fail "an empty last dump: exit $rc, want the workload's 3 ($(cat none.err))"
+grep -q "No samples recorded: nothing written" none.err || fail "empty: $(cat none.err)"
+grep -q "since the last dump" none.err && fail "empty: speaks of a last dump that never was"
+
+# files named like the next dumps (another run's, or planted): the dump
+# takes another name at once and leaves them alone
+"$PERF" record -q --overwrite --switch-output -a -e cpu-clock -c 1000000 -o dc.data &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+now=$(date +%s)
+for s in 0 1 2 3; do
+	stamp=$(date -d "@$((now + s))" +%Y%m%d%H%M%S)
+	for cs in $(seq -w 0 99); do echo decoy > "dc.data.$stamp$cs"; done
+done
+ndecoys=$(ls dc.data.* | wc -l)
+kill -USR2 $rec
+for _ in $(seq 30); do
+	[ "$(ls dc.data.* | wc -l)" -gt "$ndecoys" ] && break
+	sleep 0.05
+done
+[ "$(ls dc.data.* | wc -l)" -gt "$ndecoys" ] || fail "no dump 1.5 s after SIGUSR2 among decoys"
+kill -INT $rec
+wait_gone $rec "decoys"
+[ "$(cat dc.data.* | grep -c '^decoy$')" -eq "$ndecoys" ] || fail "a decoy was replaced"
+for f in $(ls dc.data.* | grep -- '-[0-9]$'); do stock_reads_clean "$f"; done
+exit 0
