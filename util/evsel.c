@@ -55,20 +55,6 @@ void evsel__close(struct evsel *e)
 	e->nr_cpus = e->nr_threads = 0;
 }
 
-size_t evsel__id_hdr_size(const struct perf_event_attr *attr)
-{
-	u64 t = attr->sample_type;
-	size_t sz = 0;
-
-	sz += (t & PERF_SAMPLE_TID) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_TIME) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_ID) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_CPU) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
-	return sz;
-}
-
 void evsel__open_strerror(struct evsel *e, int err, pid_t tid, char *buf, size_t sz)
 {
 	switch (err) {

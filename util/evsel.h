@@ -44,9 +44,6 @@ static inline int *evsel__fd(struct evsel *e, int cpu_idx, int thread_idx)
 void evsel__open_strerror(struct evsel *evsel, int err, pid_t tid,
 			  char *buf, size_t sz);
 
-/* Size of the sample_id_all trailer for this attr's sample_type. */
-size_t evsel__id_hdr_size(const struct perf_event_attr *attr);
-
 int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);
 
