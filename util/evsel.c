@@ -183,10 +183,13 @@ static int rlimit__bump_nofile(void)
  * for when it capped it, else 0. */
 static u64 evsel__cap_freq(struct evsel *e)
 {
-	long max = sysctl__read("perf_event_max_sample_rate", 0);
 	u64 asked = e->attr.sample_freq;
+	long max;
 
-	if (!e->attr.freq || max <= 0 || asked <= (u64)max)
+	if (!e->attr.freq)
+		return 0;
+	max = sysctl__read("perf_event_max_sample_rate", 0);
+	if (max <= 0 || asked <= (u64)max)
 		return 0;
 	e->attr.sample_freq = max;
 	return asked;
