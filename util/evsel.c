@@ -207,7 +207,7 @@ static int evsel__fallback_user(struct evsel *e, int err, int verbose)
 		return 0;
 	if (asprintf(&name, "%s%su", e->name, strchr(e->name, ':') ? "" : ":") < 0)
 		return 0;
-	if (verbose)
+	if (verbose > 0)
 		pr_err("Warning: kernel.perf_event_paranoid=%d, falling back to excluding kernel "
 		       "and hypervisor samples\n", paranoid_level());
 	free(e->name);
@@ -230,7 +230,7 @@ static int evsel__fallback_tracking(struct evsel *e, int err, int verbose)
 	} else {
 		return 0;
 	}
-	if (verbose)
+	if (verbose > 0)
 		pr_err("Warning: %s: the kernel rejects a tracking feature, retrying without it\n",
 		       e->name);
 	return 1;
@@ -248,7 +248,7 @@ static int evsel__fallback(struct evsel *e, int err, int verbose)
 	/* keep the modifiers, and the :u of an earlier fallback */
 	if (asprintf(&name, "cpu-clock%s", strchr(e->name, ':') ?: "") < 0)
 		return 0;
-	if (verbose)
+	if (verbose > 0)
 		pr_err("Warning: the %s event is not supported, falling back to cpu-clock\n",
 		       e->name);
 	free(e->name);

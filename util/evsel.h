@@ -29,11 +29,12 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
 void evsel__delete(struct evsel *evsel);
 
 /* Opens one fd per cpu x thread. Falls back from cycles to cpu-clock and
- * from kernel+user to user-only sampling the way perf does (the notes go to
- * stderr when verbose), caps a frequency above perf_event_max_sample_rate
- * (saying so unless verbose < 0) and raises the soft RLIMIT_NOFILE when it
- * runs out of fds. 0 or -errno; on error all fds of this evsel are closed
- * and errbuf says why in one line. */
+ * from kernel+user to user-only sampling the way perf does, caps a
+ * frequency above perf_event_max_sample_rate and raises the soft
+ * RLIMIT_NOFILE when it runs out of fds. verbose > 0 notes the fallbacks
+ * on stderr; verbose < 0 (quiet) silences even the capping warning.
+ * 0 or -errno; on error all fds of this evsel are closed and errbuf says
+ * why in one line. */
 int evsel__open(struct evsel *evsel, struct cpu_map *cpus,
 		struct thread_map *threads, char *errbuf, size_t errsz, int verbose);
 void evsel__close(struct evsel *evsel);

@@ -53,6 +53,7 @@ for ev in "-F $over -e page-faults" "-e page-faults/freq=$over/"; do
 		fail "record $ev: not the one capping line: $(cat err)"
 	[ "$(attr_field cap.data '{ sample_period, sample_freq }')" = "$max_rate" ] ||
 		fail "record $ev: sample_freq is $(attr_field cap.data '{ sample_period, sample_freq }')"
+	stock_reads_clean cap.data
 done
 record_at_rate -F "$(cat $MAX_RATE)" -e page-faults
 grep -q warning err && fail "-F at the limit itself was capped: $(cat err)"
