@@ -3,6 +3,8 @@
 . "$(dirname "$0")/lib/common.sh"
 cd "$TMP" || exit 1
 need_stock
+# root records -a and sets perf_event_paranoid; a user is played with setpriv
+[ "$(id -u)" = 0 ] || skip "needs root"
 
 PARANOID=/proc/sys/kernel/perf_event_paranoid
 old_paranoid=$(cat $PARANOID)
@@ -74,8 +76,7 @@ else
 fi
 
 # the rest needs an unprivileged user and a paranoid level the test may set
-[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null ||
-	skip "needs root and setpriv to run perf as an unprivileged user"
+command -v setpriv >/dev/null || skip "needs setpriv to run perf as an unprivileged user"
 USER_RUN=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 "${USER_RUN[@]}" test -x "$PERF" || skip "$PERF is not executable by uid 65534"
 chmod 777 "$TMP"
