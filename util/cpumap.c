@@ -118,15 +118,6 @@ void cpu_map__put(struct cpu_map *map)
 		free(map);
 }
 
-int cpu_map__max(const struct cpu_map *map)
-{
-	int max = -1;
-
-	for (int i = 0; i < map->nr; i++)
-		max = MAX(max, map->map[i]);
-	return max;
-}
-
 int cpu__max_present(void)
 {
 	char *s = read_file("/sys/devices/system/cpu/possible", NULL);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -55,28 +56,94 @@ void evsel__close(struct evsel *e)
 	e->nr_cpus = e->nr_threads = 0;
 }
 
-size_t evsel__id_hdr_size(const struct perf_event_attr *attr)
+/* An integer from /proc/sys/kernel/NAME, or def when it cannot be read. */
+static long sysctl__read(const char *name, long def)
 {
-	u64 t = attr->sample_type;
-	size_t sz = 0;
+	char path[128], *s;
+	long v;
 
-	sz += (t & PERF_SAMPLE_TID) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_TIME) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_ID) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_CPU) ? 8 : 0;
-	sz += (t & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
-	return sz;
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	s = read_file(path, NULL);
+	v = s ? strtol(s, NULL, 10) : def;
+	free(s);
+	return v;
 }
 
-void evsel__open_strerror(struct evsel *e, int err, pid_t tid, char *buf, size_t sz)
+static int paranoid_level(void)
 {
+	return sysctl__read("perf_event_paranoid", 2);
+}
+
+/* The kernel says EACCES both for a paranoid level too high and for a task
+ * we may not ptrace: it is the latter when the very same event opens on
+ * ourselves. */
+static int evsel__ptrace_denied(struct evsel *e, pid_t tid, int cpu)
+{
+	int fd;
+
+	if (tid <= 0 || tid == getpid())
+		return 0;
+	fd = sys_perf_event_open(&e->attr, 0, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* The paranoid level this event needs, and why, for the hint. */
+static int evsel__paranoid_need(struct evsel *e, pid_t tid, const char **why)
+{
+	if (tid == -1) {
+		*why = "CPU-wide monitoring";
+		return 0;
+	}
+	if (e->attr.type == PERF_TYPE_TRACEPOINT) {
+		*why = "tracepoint samples";
+		return -1;
+	}
+	if (!e->attr.exclude_kernel) {
+		*why = "kernel profiling";
+		return 1;
+	}
+	*why = "monitoring";
+	return 2;
+}
+
+static void evsel__perm_strerror(struct evsel *e, int err, pid_t tid, int cpu,
+				 char *buf, size_t sz)
+{
+	const char *why;
+	int need, level;
+
+	if (evsel__ptrace_denied(e, tid, cpu)) {
+		snprintf(buf, sz, "%s: no permission to attach to pid %d: %s (ptrace access "
+			 "denied: not your process, or not dumpable; run as root)",
+			 e->name, tid, strerror(err));
+		return;
+	}
+	need = evsel__paranoid_need(e, tid, &why);
+	level = paranoid_level();
+	if (level <= need) {
+		/* the paranoid level allows it: an LSM or a missing capability */
+		snprintf(buf, sz, "%s: %s: access to performance monitoring is restricted "
+			 "(kernel.perf_event_paranoid=%d allows it; check security modules, "
+			 "or run as root)", e->name, strerror(err), level);
+		return;
+	}
+	snprintf(buf, sz, "%s: %s: access to performance monitoring is restricted: %s needs "
+		 "kernel.perf_event_paranoid <= %d, it is %d (run as root, or lower "
+		 "/proc/sys/kernel/perf_event_paranoid)", e->name, strerror(err), why, need, level);
+}
+
+static void evsel__open_strerror(struct evsel *e, int err, pid_t tid, int cpu,
+				 char *buf, size_t sz)
+{
+	struct rlimit rl;
+
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		snprintf(buf, sz, "%s: %s: access to performance monitoring is restricted; "
-			 "see /proc/sys/kernel/perf_event_paranoid (run as root or set it to -1)",
-			 e->name, strerror(err));
+		evsel__perm_strerror(e, err, tid, cpu, buf, sz);
 		break;
 	case ESRCH:
 		snprintf(buf, sz, "%s: no such process: %d", e->name, tid);
@@ -88,34 +155,59 @@ void evsel__open_strerror(struct evsel *e, int err, pid_t tid, char *buf, size_t
 			 e->name, e->name, strerror(err));
 		break;
 	case EMFILE:
-		snprintf(buf, sz, "%s: too many open files (raise the limit with 'ulimit -n')",
-			 e->name);
+		if (getrlimit(RLIMIT_NOFILE, &rl))
+			rl.rlim_max = 0;
+		snprintf(buf, sz, "%s: too many open files: the hard limit of %llu is reached "
+			 "(record fewer events or CPUs, or raise 'ulimit -Hn' as root)",
+			 e->name, (unsigned long long)rl.rlim_max);
 		break;
 	default:
 		snprintf(buf, sz, "%s: perf_event_open: %s", e->name, strerror(err));
 	}
 }
 
-static int paranoid_level(void)
+/* Each event takes one fd per CPU and thread: like perf, raise the soft
+ * limit to the hard one before giving up. 1 if there is more room now. */
+static int rlimit__bump_nofile(void)
 {
-	char *s = read_file("/proc/sys/kernel/perf_event_paranoid", NULL);
-	int level = s ? atoi(s) : 2;
+	struct rlimit rl;
 
-	free(s);
-	return level;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return 0;
+	rl.rlim_cur = rl.rlim_max;
+	return !setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+/* The kernel refuses a frequency above perf_event_max_sample_rate with
+ * EINVAL; perf records at the limit instead. Returns the frequency asked
+ * for when it capped it, else 0. */
+static u64 evsel__cap_freq(struct evsel *e)
+{
+	u64 asked = e->attr.sample_freq;
+	long max;
+
+	if (!e->attr.freq)
+		return 0;
+	max = sysctl__read("perf_event_max_sample_rate", 0);
+	if (max <= 0 || asked <= (u64)max)
+		return 0;
+	e->attr.sample_freq = max;
+	return asked;
 }
 
 /* With perf_event_paranoid >= 2 an unprivileged user may only sample user
- * space: retry that way, naming the event NAME:u as perf does. */
+ * space: retry that way, naming the event NAME:u as perf does. Not when a
+ * modifier excluded user space (:k, :h): nothing would be left to record. */
 static int evsel__fallback_user(struct evsel *e, int err, int verbose)
 {
 	char *name;
 
-	if ((err != EACCES && err != EPERM) || e->attr.exclude_kernel || paranoid_level() < 2)
+	if ((err != EACCES && err != EPERM) || e->attr.exclude_kernel || e->attr.exclude_user ||
+	    paranoid_level() < 2)
 		return 0;
 	if (asprintf(&name, "%s%su", e->name, strchr(e->name, ':') ? "" : ":") < 0)
 		return 0;
-	if (verbose)
+	if (verbose > 0)
 		pr_err("Warning: kernel.perf_event_paranoid=%d, falling back to excluding kernel "
 		       "and hypervisor samples\n", paranoid_level());
 	free(e->name);
@@ -138,7 +230,7 @@ static int evsel__fallback_tracking(struct evsel *e, int err, int verbose)
 	} else {
 		return 0;
 	}
-	if (verbose)
+	if (verbose > 0)
 		pr_err("Warning: %s: the kernel rejects a tracking feature, retrying without it\n",
 		       e->name);
 	return 1;
@@ -153,10 +245,10 @@ static int evsel__fallback(struct evsel *e, int err, int verbose)
 	if (e->attr.type != PERF_TYPE_HARDWARE || e->attr.config != PERF_COUNT_HW_CPU_CYCLES ||
 	    (err != ENOENT && err != EOPNOTSUPP && err != ENODEV))
 		return 0;
-	name = strdup("cpu-clock");
-	if (!name)
+	/* keep the modifiers, and the :u of an earlier fallback */
+	if (asprintf(&name, "cpu-clock%s", strchr(e->name, ':') ?: "") < 0)
 		return 0;
-	if (verbose)
+	if (verbose > 0)
 		pr_err("Warning: the %s event is not supported, falling back to cpu-clock\n",
 		       e->name);
 	free(e->name);
@@ -171,6 +263,7 @@ int evsel__open(struct evsel *e, struct cpu_map *cpus, struct thread_map *thread
 		char *errbuf, size_t errsz, int verbose)
 {
 	int n = cpus->nr * threads->nr, err = 0, opened = 0;
+	u64 capped = 0;
 
 	e->nr_cpus = cpus->nr;
 	e->nr_threads = threads->nr;
@@ -183,6 +276,7 @@ int evsel__open(struct evsel *e, struct cpu_map *cpus, struct thread_map *thread
 	}
 	for (int i = 0; i < n; i++)
 		e->fd[i] = -1;
+	capped = evsel__cap_freq(e);
 retry:
 	for (int c = 0; c < cpus->nr; c++) {
 		for (int t = 0; t < threads->nr; t++) {
@@ -194,9 +288,14 @@ retry:
 				/* a thread of -p that exited meanwhile is not an error */
 				if (err == ESRCH && threads->nr > 1)
 					continue;
+				if (err == EMFILE && rlimit__bump_nofile()) {
+					t--;
+					continue;
+				}
 				if (!opened && evsel__fallback(e, err, verbose))
 					goto retry;
-				evsel__open_strerror(e, err, threads->map[t], errbuf, errsz);
+				evsel__open_strerror(e, err, threads->map[t], cpus->map[c],
+						     errbuf, errsz);
 				err = -err;
 				goto fail;
 			}
@@ -215,6 +314,12 @@ retry:
 		err = -ESRCH;
 		goto fail;
 	}
+	/* said once it worked, under the name the fallbacks left */
+	if (capped && verbose >= 0)
+		pr_err("warning: %s: Maximum frequency rate (%llu Hz) exceeded, throttling from "
+		       "%llu Hz to %llu Hz (the limit is /proc/sys/kernel/perf_event_max_sample_rate)\n",
+		       e->name, (unsigned long long)e->attr.sample_freq, (unsigned long long)capped,
+		       (unsigned long long)e->attr.sample_freq);
 	return 0;
 fail:
 	evsel__close(e);

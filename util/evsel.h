@@ -28,9 +28,13 @@ struct evsel {
 struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
 void evsel__delete(struct evsel *evsel);
 
-/* Opens one fd per cpu x thread. Falls back from cycles to cpu-clock the
- * way perf does (msg gets the note when verbose). 0 or -errno; on error all
- * fds of this evsel are closed and errbuf says why in one line. */
+/* Opens one fd per cpu x thread. Falls back from cycles to cpu-clock and
+ * from kernel+user to user-only sampling the way perf does, caps a
+ * frequency above perf_event_max_sample_rate and raises the soft
+ * RLIMIT_NOFILE when it runs out of fds. verbose > 0 notes the fallbacks
+ * on stderr; verbose < 0 (quiet) silences even the capping warning.
+ * 0 or -errno; on error all fds of this evsel are closed and errbuf says
+ * why in one line. */
 int evsel__open(struct evsel *evsel, struct cpu_map *cpus,
 		struct thread_map *threads, char *errbuf, size_t errsz, int verbose);
 void evsel__close(struct evsel *evsel);
@@ -39,13 +43,6 @@ static inline int *evsel__fd(struct evsel *e, int cpu_idx, int thread_idx)
 {
 	return &e->fd[cpu_idx * e->nr_threads + thread_idx];
 }
-
-/* Explains an open() failure in one line (paranoid hint for EACCES...). */
-void evsel__open_strerror(struct evsel *evsel, int err, pid_t tid,
-			  char *buf, size_t sz);
-
-/* Size of the sample_id_all trailer for this attr's sample_type. */
-size_t evsel__id_hdr_size(const struct perf_event_attr *attr);
 
 int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);

@@ -191,6 +191,8 @@ static int tp_add(const char *sys, const char *name, void *arg)
 	char full[512];
 	int id = tp__id(sys, name);
 
+	if (id == -EACCES || id == -EPERM)
+		return id;
 	if (id < 0)
 		return 0;	/* enable-only files like events/ftrace/... have no id */
 	attr.config = id;
@@ -214,16 +216,26 @@ static int parse_tracepoint(struct parse_ctx *ctx, const char *sys, const char *
 {
 	struct tp_add_arg arg = { ctx, m, mod_str };
 	int before = ctx->evlist->nr_entries, n;
+	const char *dir;
 
 	if (!valid_tp_part(sys) || !valid_tp_part(name))
 		return syntax_error(ctx, "'%s' is not an event name", ctx->whole);
-	n = tp__for_each_match(sys, name, tp_add, &arg);
-	if (n == -ECANCELED)
-		return -1;
-	if (n < 0 && !tp__dir()) {
+	dir = tp__dir();
+	if (!dir) {
 		snprintf(ctx->err, ctx->errsz, "event syntax error: '%s': tracefs is not "
 			 "available (%s); mount it with 'mount -t tracefs nodev /sys/kernel/tracing'",
-			 ctx->whole, strerror(-n));
+			 ctx->whole, strerror(errno));
+		return -1;
+	}
+	n = tp__events_access(dir);
+	if (!n)
+		n = tp__for_each_match(sys, name, tp_add, &arg);
+	if (n == -ECANCELED)
+		return -1;
+	if (n == -EACCES || n == -EPERM) {
+		snprintf(ctx->err, ctx->errsz, "event syntax error: '%s': no permission to read "
+			 "%s/events (%s); try 'sudo mount -o remount,mode=755 %s', or run as root",
+			 ctx->whole, dir, strerror(-n), dir);
 		return -1;
 	}
 	if (n <= 0 || ctx->evlist->nr_entries == before) {

@@ -40,6 +40,15 @@ static int tp__path(char *out, size_t sz, const char *sys, const char *name,
 	return 0;
 }
 
+int tp__events_access(const char *dir)
+{
+	char path[512];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/events", dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	return access(path, R_OK | X_OK) ? -errno : 0;
+}
+
 int tp__id(const char *sys, const char *name)
 {
 	char path[512], *s;
@@ -74,10 +83,14 @@ int tp__for_each_match(const char *sys_glob, const char *name_glob,
 {
 	const char *dir = tp__dir();
 	char **systems;
-	int matches = 0, err = 0, nsys;
+	int matches = 0, err, nsys;
 
 	if (!dir)
 		return -errno;
+	/* libtracefs lists an unreadable directory as empty: tell them apart */
+	err = tp__events_access(dir);
+	if (err)
+		return err;
 	systems = tracefs_event_systems(dir);
 	if (!systems)
 		return -ENOENT;

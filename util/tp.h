@@ -9,12 +9,18 @@ struct tep_handle;
  * is mounted yet. NULL with errno set; the string is libtracefs's, never freed. */
 const char *tp__dir(void);
 
+/* 0 when dir/events can be listed, else -errno (-EACCES for a user while
+ * tracefs is mode 700). Takes the dir the caller already has: while tracefs
+ * is unreadable, libtracefs leaks a string on every tp__dir(). */
+int tp__events_access(const char *dir);
+
 /* Tracepoint id of sys:name (events/sys/name/id), or -errno (-ENOENT). */
 int tp__id(const char *sys, const char *name);
 
 /* Calls cb for every sys:name matching the two fnmatch() globs, in sorted
- * order. Returns the number of matches (0: none) or -errno from tracefs or
- * the first non-zero return of cb. */
+ * order. Returns the number of matches (0: none) or -errno from tracefs
+ * (-EACCES: its events directory is not readable by us) or the first
+ * non-zero return of cb. */
 typedef int (*tp_match_cb)(const char *sys, const char *name, void *arg);
 int tp__for_each_match(const char *sys_glob, const char *name_glob,
 		       tp_match_cb cb, void *arg);
