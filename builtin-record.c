@@ -642,7 +642,8 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	err = record__config(rec.evlist, opts, rec.err, sizeof(rec.err));
 	if (!err)
-		err = evlist__open(rec.evlist, rec.err, sizeof(rec.err), opts->verbose);
+		err = evlist__open(rec.evlist, rec.err, sizeof(rec.err),
+				   opts->quiet ? -1 : opts->verbose);
 	if (!err)
 		err = evlist__mmap(rec.evlist, opts->mmap_bytes, opts->bwd_mmap_bytes,
 				   rec.err, sizeof(rec.err));
