@@ -443,12 +443,12 @@ int cmd_record(int argc, const char **argv)
 	};
 	struct record_opts *opts = &rec.opts;
 	const struct option options[] = {
-		OPT_CB('e', "event", &rec, "event", "event selector (see 'perf list' names; "
-		       "SYS:NAME tracepoints with globs)", opt_event),
+		OPT_CB_FLAGS('e', "event", &rec, "event", "event selector (see 'perf list' names; "
+			     "SYS:NAME tracepoints with globs)", opt_event, OPT_MULTI),
 		OPT_BOOL('a', "all-cpus", &opts->target.system_wide, "system-wide collection from all CPUs"),
-		OPT_STR('C', "cpu", &opts->target.cpu_list, "cpu", "list of cpus to monitor"),
-		OPT_STR('p', "pid", &opts->target.pid, "pid", "record events on existing process id"),
-		OPT_STR('t', "tid", &opts->target.tid, "tid", "record events on existing thread id"),
+		OPT_STR_NEG('C', "cpu", &opts->target.cpu_list, "cpu", "list of cpus to monitor"),
+		OPT_STR_NEG('p', "pid", &opts->target.pid, "pid", "record events on existing process id"),
+		OPT_STR_NEG('t', "tid", &opts->target.tid, "tid", "record events on existing thread id"),
 		OPT_CB('c', "count", &rec, "n", "event period to sample", opt_count),
 		OPT_CB('F', "freq", &rec, "n", "profile at this frequency", opt_freq),
 		OPT_CB('m', "mmap-pages", &rec, "pages", "number of mmap data pages "
@@ -460,7 +460,7 @@ int cmd_record(int argc, const char **argv)
 			 "backward rings, dumped on --switch-output triggers and at the end"),
 		OPT_CB_OPTARG(0, "switch-output", &rec, "signal|size|time", "switch output (dump "
 			      "the rings with --overwrite) on SIGUSR2, every SIZE (B/K/M/G) or "
-			      "every TIME (s/m/h/d)", opt_switch_output, "signal"),
+			      "every TIME (s/m/h/d)", opt_switch_output, "signal", OPT_NEG),
 		OPT_CB(0, "switch-max-files", &rec, "n", "keep only this run's newest N files",
 		       opt_max_files),
 		OPT_STR(0, "switch-output-event", &rec.switch_event, "event",
