@@ -53,6 +53,9 @@ bad_option "invalid -c/--count '18446744073709551616'" -- record -o x.data -c 18
 bad_option "invalid -F/--freq '0': expected a number from 1 to 2147483647" -- \
 	record -o x.data -F 0 -- true
 bad_option "invalid -F/--freq '99999999999'" -- record -o x.data -F 99999999999 -- true
+# event terms share the ranges of -c and -F
+bad_option "period" -- record -o x.data -e cpu-clock/period=9223372036854775808/ -- true
+bad_option "freq" -- record -o x.data -e cpu-clock/freq=2147483648/ -- true
 for v in 18446744073s 18446744074s 366d 0s 0M 17179869184G; do
 	bad_option "invalid --switch-output '$v': out of range" -- \
 		record -o x.data --switch-output=$v -- true
