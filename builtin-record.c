@@ -46,10 +46,13 @@ static int opt_event(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int opt_positive(const char *name, const char *arg, u64 *out)
+/* A number in [min, max], or one line naming the option, the value and the
+ * range: junk, 0 and overflow alike. */
+static int opt_number(const char *name, const char *arg, u64 min, u64 max, u64 *out)
 {
-	if (parse_u64(arg, out) || *out == 0) {
-		pr_err("perf record: invalid %s '%s': expected a positive number\n", name, arg);
+	if (parse_u64_range(arg, min, max, out)) {
+		pr_err("perf record: invalid %s '%s': expected a number from %llu to %llu\n",
+		       name, arg, (unsigned long long)min, (unsigned long long)max);
 		return -1;
 	}
 	return 0;
@@ -58,13 +61,13 @@ static int opt_positive(const char *name, const char *arg, u64 *out)
 static int opt_count(const struct option *opt, const char *arg, int unset)
 {
 	(void)unset;
-	return opt_positive("-c/--count", arg, &opt_record(opt)->opts.count);
+	return opt_number("-c/--count", arg, 1, SAMPLE_PERIOD_MAX, &opt_record(opt)->opts.count);
 }
 
 static int opt_freq(const struct option *opt, const char *arg, int unset)
 {
 	(void)unset;
-	return opt_positive("-F/--freq", arg, &opt_record(opt)->opts.freq);
+	return opt_number("-F/--freq", arg, 1, SAMPLE_FREQ_MAX, &opt_record(opt)->opts.freq);
 }
 
 /* -m: a page count, or a size with B/K/M/G; rounded up to a power of two
@@ -73,12 +76,12 @@ static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
 	u64 page = sysconf(_SC_PAGESIZE), val, pages;
-	int has_unit = arg && *arg && strchr("bBkKmMgG", arg[strlen(arg) - 1]);
+	int has_unit = *arg && strchr("bBkKmMgG", arg[strlen(arg) - 1]);
 
 	(void)unset;
 	if (has_unit ? parse_size(arg, &val) : parse_u64(arg, &val))
 		goto bad;
-	pages = has_unit ? (val + page - 1) / page : val;
+	pages = has_unit ? val / page + (val % page != 0) : val;	/* no val + page - 1 wrap */
 	if (pages == 0 || pages > (1ULL << 31))
 		goto bad;
 	if (!is_pow2(pages)) {
@@ -90,35 +93,41 @@ static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
 	rec->opts.mmap_bytes = pages * page;
 	return 0;
 bad:
-	pr_err("perf record: invalid -m/--mmap-pages '%s': expected pages or a size "
-	       "like 512K, 16M\n", arg ? arg : "");
+	pr_err("perf record: invalid -m/--mmap-pages '%s': expected 1 to %llu pages or a "
+	       "size like 512K, 16M\n", arg, 1ULL << 31);
 	return -1;
 }
 
 static int opt_switch_output(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
+	int err;
 
 	if (unset) {
 		rec->so.kind = SWITCH_NONE;
 		return 0;
 	}
-	if (switch_output__parse(&rec->so, arg)) {
-		pr_err("perf record: invalid --switch-output '%s': expected signal, a size "
-		       "(e.g. 100M) or a time (e.g. 30s, 5m)\n", arg);
-		return -1;
-	}
-	return 0;
+	err = switch_output__parse(&rec->so, arg);
+	if (err == -ERANGE)
+		pr_err("perf record: invalid --switch-output '%s': out of range (a size from 1B, "
+		       "a time from 1s to %llud)\n", arg, SWITCH_OUTPUT_MAX_NS / 86400000000000ULL);
+	else if (err)
+		pr_err("perf record: invalid --switch-output '%s': %s\n", arg, err == -ENOMEM ?
+		       strerror(ENOMEM) : "expected signal, a size (e.g. 100M) or a time (e.g. 30s, 5m)");
+	return err ? -1 : 0;
 }
 
+/* a million files is past any sane rotation; more is a typo, not a wish */
+#define SWITCH_MAX_FILES_MAX 1000000
+
+/* --no-switch-max-files: keep all files again */
 static int opt_max_files(const struct option *opt, const char *arg, int unset)
 {
-	u64 n;
+	u64 n = 0;
 
-	(void)unset;
-	if (opt_positive("--switch-max-files", arg, &n))
+	if (!unset && opt_number("--switch-max-files", arg, 1, SWITCH_MAX_FILES_MAX, &n))
 		return -1;
-	opt_record(opt)->so.max_files = n > 1000000 ? 1000000 : (int)n;
+	opt_record(opt)->so.max_files = n;
 	return 0;
 }
 
@@ -142,7 +151,7 @@ static int opt_tracking_max(const struct option *opt, const char *arg, int unset
 	(void)unset;
 	if (parse_size(arg, &rec->tracking_max) || rec->tracking_max < 4096) {
 		pr_err("perf record: invalid --tracking-max-size '%s': expected a size of at "
-		       "least 4K, like 64M\n", arg);
+		       "least 4K, like 64M, that fits 64 bits\n", arg);
 		return -1;
 	}
 	return 0;
@@ -545,12 +554,12 @@ int cmd_record(int argc, const char **argv)
 	};
 	struct record_opts *opts = &rec.opts;
 	const struct option options[] = {
-		OPT_CB('e', "event", &rec, "event", "event selector (see 'perf list' names; "
-		       "SYS:NAME tracepoints with globs)", opt_event),
+		OPT_CB_FLAGS('e', "event", &rec, "event", "event selector (see 'perf list' names; "
+			     "SYS:NAME tracepoints with globs)", opt_event, OPT_MULTI),
 		OPT_BOOL('a', "all-cpus", &opts->target.system_wide, "system-wide collection from all CPUs"),
-		OPT_STR('C', "cpu", &opts->target.cpu_list, "cpu", "list of cpus to monitor"),
-		OPT_STR('p', "pid", &opts->target.pid, "pid", "record events on existing process id"),
-		OPT_STR('t', "tid", &opts->target.tid, "tid", "record events on existing thread id"),
+		OPT_STR_NEG('C', "cpu", &opts->target.cpu_list, "cpu", "list of cpus to monitor"),
+		OPT_STR_NEG('p', "pid", &opts->target.pid, "pid", "record events on existing process id"),
+		OPT_STR_NEG('t', "tid", &opts->target.tid, "tid", "record events on existing thread id"),
 		OPT_CB('c', "count", &rec, "n", "event period to sample", opt_count),
 		OPT_CB('F', "freq", &rec, "n", "profile at this frequency", opt_freq),
 		OPT_CB('m', "mmap-pages", &rec, "pages", "number of mmap data pages "
@@ -562,9 +571,10 @@ int cmd_record(int argc, const char **argv)
 			 "backward rings, dumped on --switch-output triggers and at the end"),
 		OPT_CB_OPTARG(0, "switch-output", &rec, "signal|size|time", "switch output (dump "
 			      "the rings with --overwrite) on SIGUSR2, every SIZE (B/K/M/G) or "
-			      "every TIME (s/m/h/d)", opt_switch_output, "signal"),
-		OPT_CB(0, "switch-max-files", &rec, "n", "keep only this run's newest N files",
-		       opt_max_files),
+			      "every TIME (s/m/h/d, up to 365d)", opt_switch_output, "signal",
+			      OPT_NEG),
+		OPT_CB_FLAGS(0, "switch-max-files", &rec, "n", "keep only this run's newest N files",
+			     opt_max_files, OPT_NEG),
 		OPT_STR(0, "switch-output-event", &rec.switch_event, "event",
 			"switch output when this event occurs"),
 		OPT_CB(0, "dump-window", &rec, "common|all", "common (default): a dump covers only "

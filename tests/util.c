@@ -1,8 +1,67 @@
 #include "tests/tests.h"
 #include "util/cpumap.h"
+#include "util/switch-output.h"
 #include "util/util.h"
 
 #include <errno.h>
+
+/* --switch-output values: the kind and amount, or the error */
+static int test_switch_output(void)
+{
+	static const struct {
+		const char *spec;
+		int err;
+		enum switch_kind kind;
+		u64 amount;	/* bytes or ns */
+	} cases[] = {
+		{ NULL, 0, SWITCH_SIGNAL, 0 },
+		{ "signal", 0, SWITCH_SIGNAL, 0 },
+		{ "100M", 0, SWITCH_SIZE, 100ULL << 20 },
+		{ "1B", 0, SWITCH_SIZE, 1 },
+		{ "2KB", 0, SWITCH_SIZE, 2048 },
+		{ "17179869183G", 0, SWITCH_SIZE, 17179869183ULL << 30 },
+		{ "30s", 0, SWITCH_TIME, 30000000000ULL },
+		{ "5m", 0, SWITCH_TIME, 300000000000ULL },
+		{ "2h", 0, SWITCH_TIME, 7200000000000ULL },
+		{ "365d", 0, SWITCH_TIME, SWITCH_OUTPUT_MAX_NS },
+		{ "31536000s", 0, SWITCH_TIME, SWITCH_OUTPUT_MAX_NS },
+		{ "31536001s", -ERANGE, 0, 0 },
+		{ "366d", -ERANGE, 0, 0 },
+		{ "18446744073s", -ERANGE, 0, 0 },	/* the ns fit a u64, now + period does not */
+		{ "18446744074s", -ERANGE, 0, 0 },	/* the ns do not fit a u64 */
+		{ "99999999999999999999999999999999999999999999d", -ERANGE, 0, 0 },
+		{ "17179869184G", -ERANGE, 0, 0 },
+		{ "0s", -ERANGE, 0, 0 },
+		{ "0M", -ERANGE, 0, 0 },
+		{ "", -EINVAL, 0, 0 },
+		{ "s", -EINVAL, 0, 0 },
+		{ "M", -EINVAL, 0, 0 },
+		{ "5", -EINVAL, 0, 0 },
+		{ "5k", -EINVAL, 0, 0 },
+		{ "5x", -EINVAL, 0, 0 },
+		{ "-5s", -EINVAL, 0, 0 },
+		{ "5 s", -EINVAL, 0, 0 },
+		{ "1.5s", -EINVAL, 0, 0 },
+		{ "5BB", -EINVAL, 0, 0 },
+		{ "signals", -EINVAL, 0, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct switch_output so = { .kind = SWITCH_NONE };
+		int err = switch_output__parse(&so, cases[i].spec);
+		u64 amount = so.kind == SWITCH_SIZE ? so.size : so.period_ns;
+
+		TEST_ASSERT(err == cases[i].err, "'%s': %d", cases[i].spec, err);
+		if (err) {
+			TEST_ASSERT(so.kind == SWITCH_NONE, "'%s' set a kind", cases[i].spec);
+			continue;
+		}
+		TEST_ASSERT(so.kind == cases[i].kind && amount == cases[i].amount,
+			    "'%s': kind %d amount %llu", cases[i].spec, so.kind,
+			    (unsigned long long)amount);
+	}
+	return TEST_OK;
+}
 
 static int test_util(struct test_ctx *ctx)
 {
@@ -18,8 +77,30 @@ static int test_util(struct test_ctx *ctx)
 	TEST_ASSERT(parse_size("16X", &v) == -EINVAL, "16X");
 	TEST_ASSERT(parse_size("-1", &v) == -EINVAL, "-1");
 	TEST_ASSERT(parse_size("99999999999999999999G", &v) == -ERANGE, "overflow");
+	TEST_ASSERT(parse_size("16BB", &v) == -EINVAL && parse_size("K", &v) == -EINVAL &&
+		    parse_size("", &v) == -EINVAL && parse_size(NULL, &v) == -EINVAL, "junk sizes");
+	TEST_ASSERT(!parse_size("17179869183G", &v) && v == 17179869183ULL << 30, "largest G");
+	TEST_ASSERT(parse_size("17179869184G", &v) == -ERANGE, "2^64 bytes");
+	TEST_ASSERT(!parse_size("18446744073709551615", &v) && v == UINT64_MAX, "u64 max bytes");
+	TEST_ASSERT(parse_size("18446744073709551616B", &v) == -ERANGE, "2^64 B");
+	TEST_ASSERT(!parse_size("0", &v) && v == 0, "0 bytes parses, callers judge it");
 	TEST_ASSERT(parse_u64("12a", &v) == -EINVAL && parse_u64("", &v) == -EINVAL, "junk");
+	TEST_ASSERT(parse_u64("-1", &v) == -EINVAL && parse_u64("+1", &v) == -EINVAL &&
+		    parse_u64(" 1", &v) == -EINVAL && parse_u64("1 ", &v) == -EINVAL &&
+		    parse_u64("0x10", &v) == -EINVAL && parse_u64(NULL, &v) == -EINVAL, "signs, blanks, hex");
+	TEST_ASSERT(!parse_u64("18446744073709551615", &v) && v == UINT64_MAX, "u64 max");
+	TEST_ASSERT(parse_u64("18446744073709551616", &v) == -ERANGE, "2^64");
+	TEST_ASSERT(parse_u64("99999999999999999999999999999", &v) == -ERANGE, "way past 2^64");
+	v = 42;
+	TEST_ASSERT(parse_u64_range("0", 1, 10, &v) == -ERANGE && v == 42, "below the range");
+	TEST_ASSERT(parse_u64_range("11", 1, 10, &v) == -ERANGE && v == 42, "above the range");
+	TEST_ASSERT(parse_u64_range("x", 1, 10, &v) == -EINVAL, "junk in a range");
+	TEST_ASSERT(!parse_u64_range("10", 1, 10, &v) && v == 10, "the top of the range");
+	TEST_ASSERT(!parse_u64_range("18446744073709551615", 0, UINT64_MAX, &v) && v == UINT64_MAX,
+		    "the whole u64 range");
 	TEST_ASSERT(roundup_pow2(3) == 4 && roundup_pow2(4) == 4 && roundup_pow2(1) == 1, "pow2");
+	if (test_switch_output())
+		return TEST_FAIL;
 
 	m = cpu_map__new("0");
 	TEST_ASSERT(m && m->nr == 1 && m->map[0] == 0, "cpu 0");
@@ -35,5 +116,5 @@ static int test_util(struct test_ctx *ctx)
 }
 
 const struct test_suite suite_util = {
-	"util", "Size, number and CPU list parsers", test_util,
+	"util", "Size, number, --switch-output and CPU list parsers", test_util,
 };

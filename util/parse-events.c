@@ -123,7 +123,8 @@ static int parse_terms(struct parse_ctx *ctx, char *terms, struct event_mods *m)
 		} else if (!strcmp(t, "name") && val && *val) {
 			snprintf(m->name, sizeof(m->name), "%s", val);
 		} else if (!strcmp(t, "period") || !strcmp(t, "freq")) {
-			if (!val || parse_u64(val, &v) || v == 0)
+			if (!val || parse_u64_range(val, 1, t[0] == 'p' ? SAMPLE_PERIOD_MAX :
+						    SAMPLE_FREQ_MAX, &v))
 				return syntax_error(ctx, "bad value for term '%s' (a positive number)", t);
 			if (t[0] == 'p') {
 				m->has_period = 1;

@@ -2,18 +2,27 @@
 #define PERF_PARSE_OPTIONS_H
 
 /* A small table-driven parser with perf's option conventions:
- * -x, -xVAL, -x VAL, --long, --long=VAL, --long VAL, --no-long, "--". */
+ * -x, -xVAL, -x VAL, --long, --long=VAL, --long VAL, --no-long, "--",
+ * and unambiguous abbreviations of long names (--over for --overwrite). */
 
 enum opt_type { OPT_END, OPT_BOOLEAN, OPT_INCR, OPT_STRING, OPT_CALLBACK };
 
 enum opt_flags {
 	OPT_NOARG  = 1,	/* callback takes no value */
 	OPT_OPTARG = 2,	/* value only with --long=VAL */
-	OPT_NONEG  = 4,	/* --no-long not accepted */
+	OPT_NONEG  = 4,	/* a boolean or counter without --no-long */
+	OPT_NEG    = 8,	/* a value option that --no-long resets */
+	OPT_MULTI  = 16,	/* a value option that may be given again (-e) */
 };
 
+/* Negation is opt-in where it would hand a callback no value: booleans and
+ * counters take --no-X (unless OPT_NONEG or named "no-..."), options with a
+ * value only with OPT_NEG. A value option without OPT_MULTI may be given
+ * once: a second -o is a mistake, not a silent override. */
+
 struct option;
-/* arg is NULL for a no-arg callback or with --no-X (unset = 1).
+/* arg is never NULL when unset is 0, except for OPT_NOARG callbacks; with
+ * --no-X (only if OPT_NEG) arg is NULL and unset is 1.
  * Returns 0, or -1 after printing a one-line error. */
 typedef int (*opt_cb)(const struct option *opt, const char *arg, int unset);
 
@@ -26,15 +35,18 @@ struct option {
 	const char *help;
 	int flags;
 	opt_cb cb;
-	const char *defval;	/* OPT_OPTARG value when none is given */
+	const char *defval;	/* OPT_OPTARG value when none is given (not NULL) */
 };
 
 #define OPT_BOOL(s, l, v, h) { OPT_BOOLEAN, (s), (l), (v), NULL, (h), 0, NULL, NULL }
 #define OPT_COUNT(s, l, v, h) { OPT_INCR, (s), (l), (v), NULL, (h), 0, NULL, NULL }
 #define OPT_STR(s, l, v, a, h) { OPT_STRING, (s), (l), (v), (a), (h), 0, NULL, NULL }
+#define OPT_STR_NEG(s, l, v, a, h) { OPT_STRING, (s), (l), (v), (a), (h), OPT_NEG, NULL, NULL }
 #define OPT_CB(s, l, v, a, h, f) { OPT_CALLBACK, (s), (l), (v), (a), (h), 0, (f), NULL }
+#define OPT_CB_FLAGS(s, l, v, a, h, f, fl) { OPT_CALLBACK, (s), (l), (v), (a), (h), (fl), (f), NULL }
 #define OPT_CB_NOARG(s, l, v, h, f) { OPT_CALLBACK, (s), (l), (v), NULL, (h), OPT_NOARG, (f), NULL }
-#define OPT_CB_OPTARG(s, l, v, a, h, f, d) { OPT_CALLBACK, (s), (l), (v), (a), (h), OPT_OPTARG, (f), (d) }
+#define OPT_CB_OPTARG(s, l, v, a, h, f, d, fl) \
+	{ OPT_CALLBACK, (s), (l), (v), (a), (h), OPT_OPTARG | (fl), (f), (d) }
 #define OPT_TERMINATOR { OPT_END, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 
 enum { PARSE_OPT_HELP = -2, PARSE_OPT_ERROR = -1 };
@@ -42,7 +54,7 @@ enum { PARSE_OPT_HELP = -2, PARSE_OPT_ERROR = -1 };
 /* Parses argv[1..] (argv[0] is the command), stopping at the first
  * non-option or after "--". Returns the count of remaining arguments, which
  * are moved to argv[0..]; PARSE_OPT_HELP after printing usage for -h; or
- * PARSE_OPT_ERROR after printing a one-line error and the usage line. */
+ * PARSE_OPT_ERROR after printing one line, "Error: ...", on stderr. */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage);
 void usage_with_options(const char *const *usage, const struct option *opts);

@@ -17,6 +17,7 @@ int switch_output__parse(struct switch_output *so, const char *spec)
 	};
 	size_t len;
 	u64 v;
+	int err;
 
 	if (!spec || !strcmp(spec, "signal")) {
 		so->kind = SWITCH_SIGNAL;
@@ -25,21 +26,27 @@ int switch_output__parse(struct switch_output *so, const char *spec)
 	len = strlen(spec);
 	/* as in perf, the case tells them apart: 5M is a size, 5m five minutes */
 	if (len >= 2 && isdigit((unsigned char)spec[0]) && strchr("BKMG", spec[len - 1])) {
-		if (parse_size(spec, &v) || v == 0)
-			return -EINVAL;
+		err = parse_size(spec, &v);
+		if (err)
+			return err;
+		if (v == 0)
+			return -ERANGE;
 		so->kind = SWITCH_SIZE;
 		so->size = v;
 		return 0;
 	}
 	for (size_t i = 0; len >= 2 && i < ARRAY_SIZE(times); i++) {
-		char num[32];
+		char *num;
 
-		if (spec[len - 1] != times[i].unit || len - 1 >= sizeof(num))
+		if (spec[len - 1] != times[i].unit)
 			continue;
-		memcpy(num, spec, len - 1);
-		num[len - 1] = '\0';
-		if (parse_u64(num, &v) || v == 0 || v > UINT64_MAX / times[i].ns)
-			return -EINVAL;
+		num = strndup(spec, len - 1);
+		if (!num)
+			return -ENOMEM;
+		err = parse_u64_range(num, 1, SWITCH_OUTPUT_MAX_NS / times[i].ns, &v);
+		free(num);
+		if (err)
+			return err;
 		so->kind = SWITCH_TIME;
 		so->period_ns = v * times[i].ns;
 		return 0;

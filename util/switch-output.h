@@ -16,9 +16,14 @@ struct switch_output {
 	u64 last_cs;		/* centisecond of the last name given */
 };
 
+/* The longest --switch-output time: a year is longer than any rotation
+ * wants, and keeps now + period far from wrapping a u64 of nanoseconds. */
+#define SWITCH_OUTPUT_MAX_NS (365ULL * 86400 * 1000000000)
+
 /* Parses --switch-output's value: NULL or "signal", a size with an
  * upper-case unit (B/K/M/G), or a time with a lower-case one (s/m/h/d).
- * 0 or -EINVAL. */
+ * 0, -EINVAL for junk, -ERANGE for 0, a size beyond a u64 or a time beyond
+ * SWITCH_OUTPUT_MAX_NS, or -ENOMEM. */
 int switch_output__parse(struct switch_output *so, const char *spec);
 
 /* The name BASE.YYYYMMDDHHMMSSCC (centiseconds, as perf names them), in

@@ -32,6 +32,19 @@ int parse_u64(const char *s, u64 *val)
 	return 0;
 }
 
+int parse_u64_range(const char *s, u64 min, u64 max, u64 *val)
+{
+	u64 v;
+	int err = parse_u64(s, &v);
+
+	if (err)
+		return err;
+	if (v < min || v > max)
+		return -ERANGE;
+	*val = v;
+	return 0;
+}
+
 int parse_size(const char *s, u64 *bytes)
 {
 	unsigned long long v;
@@ -49,7 +62,8 @@ int parse_size(const char *s, u64 *bytes)
 	case 'G': mult = 1ULL << 30; end++; break;
 	default: return -EINVAL;
 	}
-	if (*end == 'B' || *end == 'b')
+	/* 4KB as well as 4K, but not 4BB */
+	if (mult > 1 && (*end == 'B' || *end == 'b'))
 		end++;
 	if (*end)
 		return -EINVAL;

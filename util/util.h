@@ -21,10 +21,18 @@ typedef int32_t s32;
 
 #define pr_err(...) fprintf(stderr, __VA_ARGS__)
 
-/* Parses "123", "4K", "16M", "1G", "512B" into bytes; 0 or -EINVAL. */
+/* Parses "123", "4K", "16M", "1G", "512B", "4KB" into bytes; 0, -EINVAL for
+ * junk, or -ERANGE if the bytes do not fit a u64. */
 int parse_size(const char *s, u64 *bytes);
 /* Parses a plain unsigned decimal (no sign, no junk); 0 or -EINVAL/-ERANGE. */
 int parse_u64(const char *s, u64 *val);
+/* parse_u64() of a value that must lie in [min, max]: -ERANGE outside. */
+int parse_u64_range(const char *s, u64 min, u64 max, u64 *val);
+/* The largest sample period and frequency the kernel can take: it refuses a
+ * period with bit 63 set, and caps frequencies with an int sysctl
+ * (perf_event_max_sample_rate). */
+#define SAMPLE_PERIOD_MAX ((u64)INT64_MAX)
+#define SAMPLE_FREQ_MAX ((u64)INT32_MAX)
 u64 roundup_pow2(u64 x);
 static inline int is_pow2(u64 x) { return x && !(x & (x - 1)); }
 
