@@ -208,7 +208,7 @@ static int test_triggers(struct test_ctx *ctx)
 	TEST_ASSERT(!switch_output__parse(&so, "1h") && so.period_ns == 3600000000000ULL, "1h");
 	TEST_ASSERT(!switch_output__parse(&so, "2d") && so.period_ns == 172800000000000ULL, "2d");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		TEST_ASSERT(switch_output__parse(&so, bad[i]) == -EINVAL, "'%s' accepted", bad[i]);
+		TEST_ASSERT(switch_output__parse(&so, bad[i]) < 0, "'%s' accepted", bad[i]);
 	return TEST_OK;
 }
 
