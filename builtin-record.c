@@ -460,7 +460,7 @@ static void record__print_summary(struct record *rec)
 	       (unsigned long long)rec->stats.wakeups);
 	if (rec->so.kind)
 		pr_err("[ perf record: Captured and wrote %d files ]\n", rec->files);
-	else
+	else if (rec->data.placed[0])
 		pr_err("[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
 		       rec->data.placed, (unsigned long long)rec->stats.samples);
 }
@@ -686,9 +686,10 @@ int cmd_record(int argc, const char **argv)
 	evlist__disable(rec.evlist);
 	if (opts->overwrite) {
 		/* the last moments: one more dump, even after a failed one */
-		err = record__dump(&rec);
-		if (err == -ENODATA)
-			err = 0;
+		int dump_err = record__dump(&rec);
+
+		if (!err && dump_err != -ENODATA)
+			err = dump_err;
 	} else {
 		err = record__end_file(&rec, err);
 	}

@@ -69,8 +69,12 @@ int control__open(struct control *c, const char *spec, char *errbuf, size_t errs
 		c->ack_fd = ret;
 		ret = 0;
 	}
+	/* never block the recorder: not on reading, and not on an ack fd
+	 * whose reader stopped reading (an ack that does not fit is dropped) */
 	if (!fifo)
 		fcntl(c->ctl_fd, F_SETFL, fcntl(c->ctl_fd, F_GETFL) | O_NONBLOCK);
+	if (!fifo && c->ack_fd >= 0)
+		fcntl(c->ack_fd, F_SETFL, fcntl(c->ack_fd, F_GETFL) | O_NONBLOCK);
 out:
 	free(copy);
 	if (ret)
@@ -106,14 +110,24 @@ int control__fill(struct control *c)
 {
 	ssize_t n;
 
-	if (c->len == (int)sizeof(c->line))
-		c->len = 0;	/* an overlong line: drop it */
+	if (c->len == (int)sizeof(c->line)) {
+		c->len = 0;	/* an overlong line: drop all of it, up to its newline */
+		c->skip_line = 1;
+	}
 	do
 		n = read(c->ctl_fd, c->line + c->len, sizeof(c->line) - c->len);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno == EAGAIN ? -EAGAIN : -errno;
 	c->len += n;
+	if (c->skip_line) {
+		char *nl = memchr(c->line, '\n', c->len);
+
+		c->len = nl ? c->len - (nl + 1 - c->line) : 0;
+		if (nl)
+			memmove(c->line, nl + 1, c->len);
+		c->skip_line = !nl;
+	}
 	return n;
 }
 

@@ -11,6 +11,7 @@ struct control {
 	int close_fds;		/* we opened them (fifo:), so we close them */
 	char line[256];
 	int len;
+	int skip_line;		/* the rest of an overlong line is not a command */
 };
 
 enum control_cmd { CTL_NONE, CTL_SNAPSHOT, CTL_ENABLE, CTL_DISABLE, CTL_STOP, CTL_UNKNOWN };

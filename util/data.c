@@ -9,11 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define TMP_TAG ".tmp."
-#define NAME_TRIES 4	/* the timestamped name, then a few suffixed ones */
+#define NAME_TRIES 4	/* the name, then PATH-1..PATH-3, then random suffixes */
 
 /* dirname() and basename() of path as malloc'd strings. 0 or -ENOMEM. */
 static int split_path(const char *path, char **dir, char **base)
@@ -31,16 +32,69 @@ static int split_path(const char *path, char **dir, char **base)
 	return -ENOMEM;
 }
 
-/* An unnamed file in dir (O_TMPFILE): a crash, even kill -9, leaves nothing
- * behind. -EOPNOTSUPP where the filesystem cannot do it. */
-static int open_unnamed(const char *dir)
+/* Gives the finished file its name; never replaces anything (-EEXIST). */
+static int place_file(struct perf_data *d, const char *name)
 {
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	char proc[64];
 
-	if (fd >= 0)
+	if (!d->tmp) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", d->fd);
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
+			return 0;
+		/* no /proc of ours (a chroot, another pid namespace): the
+		 * privileged way, which needs no /proc */
+		if (errno != ENOENT || linkat(d->fd, "", AT_FDCWD, name, AT_EMPTY_PATH))
+			return -errno;
+		return 0;
+	}
+	if (!renameat2(AT_FDCWD, d->tmp, AT_FDCWD, name, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL)
+		return -errno;
+	/* a filesystem without RENAME_NOREPLACE: link() does not replace either */
+	if (link(d->tmp, name))
+		return -errno;
+	unlink(d->tmp);
+	return 0;
+}
+
+/* An unnamed file in dir (O_TMPFILE): a crash, even kill -9, leaves nothing
+ * behind. It is tried on a probe first, since giving it a name at the end
+ * needs /proc or a privilege: a file that could not be named would be
+ * data lost. -EOPNOTSUPP where it cannot be used. */
+static int open_unnamed(const char *dir, const char *base)
+{
+	struct perf_data probe = { .fd = -1 };
+	char *name;
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600), err;
+
+	if (fd < 0) {
+		/* EISDIR / EINVAL: a kernel or filesystem without O_TMPFILE */
+		return errno == EISDIR || errno == EINVAL || errno == EOPNOTSUPP ?
+		       -EOPNOTSUPP : -errno;
+	}
+	probe.fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (probe.fd < 0 || asprintf(&name, "%s/.%s" TMP_TAG "%d.probe", dir, base,
+				     (int)getpid()) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	unlink(name);	/* a probe of a crashed run with our pid */
+	err = place_file(&probe, name);
+	if (!err)
+		unlink(name);
+	free(name);
+	if (err == -ENOENT || err == -EPERM || err == -EACCES)
+		err = -EOPNOTSUPP;
+	if (!err) {
+		close(probe.fd);
 		return fd;
-	/* EISDIR / EINVAL: a kernel or filesystem without O_TMPFILE */
-	return errno == EISDIR || errno == EINVAL || errno == EOPNOTSUPP ? -EOPNOTSUPP : -errno;
+	}
+fail:
+	if (probe.fd >= 0)
+		close(probe.fd);
+	close(fd);
+	return err;
 }
 
 /* Without O_TMPFILE: a named temporary that carries our pid, so that a
@@ -79,7 +133,7 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
 	err = d->path ? split_path(path, &dir, &base) : -ENOMEM;
 	if (err)
 		goto fail;
-	d->fd = open_unnamed(dir);
+	d->fd = open_unnamed(dir, base);
 	if (d->fd == -EOPNOTSUPP)
 		d->fd = open_named(d, dir, base);
 	if (d->fd < 0) {
@@ -144,43 +198,24 @@ int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt)
 }
 
 /* perf's promise: an existing output (a file, or a directory, as the stock
- * perf does) is kept as PATH.old. Anything else there was refused up front
- * by perf_data__check_path(). */
+ * perf does) is kept as PATH.old; an empty file is simply replaced.
+ * Anything else there was refused up front by perf_data__check_path(). */
 static int keep_old_file(const char *path)
 {
 	struct stat st;
 	char *old;
 	int err = 0;
 
-	if (lstat(path, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ||
-	    (S_ISREG(st.st_mode) && st.st_size == 0))
+	if (lstat(path, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
 		return 0;
+	if (S_ISREG(st.st_mode) && st.st_size == 0)
+		return unlink(path) ? -errno : 0;
 	if (asprintf(&old, "%s.old", path) < 0)
 		return -ENOMEM;
 	if (rename(path, old))
 		err = -errno;
 	free(old);
 	return err;
-}
-
-/* Gives the finished file its name; never replaces anything (-EEXIST). */
-static int place_file(struct perf_data *d, const char *name)
-{
-	char proc[64];
-
-	if (!d->tmp) {
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", d->fd);
-		return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) ? -errno : 0;
-	}
-	if (!renameat2(AT_FDCWD, d->tmp, AT_FDCWD, name, RENAME_NOREPLACE))
-		return 0;
-	if (errno != EINVAL)
-		return -errno;
-	/* a filesystem without RENAME_NOREPLACE: link() does not replace either */
-	if (link(d->tmp, name))
-		return -errno;
-	unlink(d->tmp);
-	return 0;
 }
 
 /* Features and header, once. On a full disk the features are given up
@@ -217,43 +252,63 @@ static int finish_file(struct perf_data *d, const struct header_info *info)
 	return err;
 }
 
+/* Another name for a finished file whose own name is taken or cannot be
+ * used: PATH-1 .. PATH-3 (two dumps in one centisecond), then random
+ * suffixes, which nobody can plant ahead. The data is never dropped for
+ * want of a name. 0 with *name malloc'd, or -errno. */
+static int place_elsewhere(struct perf_data *d, char **name)
+{
+	int err = -EEXIST;
+
+	for (int i = 1; err == -EEXIST && i < NAME_TRIES + 8; i++) {
+		char rnd[8];
+
+		if (i < NAME_TRIES) {
+			snprintf(rnd, sizeof(rnd), "%d", i);
+		} else {
+			static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+			unsigned char r[6];
+
+			if (getrandom(r, sizeof(r), 0) != sizeof(r))
+				return -errno;
+			for (int k = 0; k < 6; k++)
+				rnd[k] = set[r[k] % (sizeof(set) - 1)];
+			rnd[6] = '\0';
+		}
+		if (asprintf(name, "%s-%s", d->path, rnd) < 0)
+			return -ENOMEM;
+		err = place_file(d, *name);
+		if (err)
+			free(*name);
+	}
+	return err;
+}
+
 int perf_data__commit(struct perf_data *d, const struct header_info *info, int keep_old,
 		      char *errbuf, size_t errsz)
 {
-	const char *what = "write";
-	char *name = d->path;
+	char *name = NULL;
 	int err = d->finished ? 0 : finish_file(d, info);
 
-	if (!err && keep_old) {
-		what = "keep the old file";
-		err = keep_old_file(d->path);
-	}
-	if (!err) {
-		what = "link into place";
-		err = place_file(d, name);
-	}
-	/* a timestamped name taken (two dumps in one centisecond, or a file
-	 * that is not ours): a few suffixed names, never a scan */
-	for (int i = 1; err == -EEXIST && !keep_old && i < NAME_TRIES; i++) {
-		if (asprintf(&name, "%s-%d", d->path, i) < 0) {
-			name = d->path;
-			err = -ENOMEM;
-			break;
-		}
-		err = place_file(d, name);
-		if (err) {
-			free(name);
-			name = d->path;
-		}
-	}
 	if (err) {
-		snprintf(errbuf, errsz, "%s: %s: %s", d->path, what, strerror(-err));
+		snprintf(errbuf, errsz, "%s: write: %s", d->path, strerror(-err));
 		perf_data__abort(d);
 		return err;
 	}
-	snprintf(d->placed, sizeof(d->placed), "%s", name);
-	if (name != d->path)
-		free(name);
+	/* PATH.old not possible (a sticky directory, a race): a suffixed
+	 * name below keeps the data all the same */
+	err = keep_old ? keep_old_file(d->path) : 0;
+	if (!err)
+		err = place_file(d, d->path);
+	if (err && err != -ENOSPC && err != -EROFS && err != -EDQUOT)
+		err = place_elsewhere(d, &name);
+	if (err) {
+		snprintf(errbuf, errsz, "%s: link into place: %s", d->path, strerror(-err));
+		perf_data__abort(d);
+		return err;
+	}
+	snprintf(d->placed, sizeof(d->placed), "%s", name ? name : d->path);
+	free(name);
 	free(d->tmp);
 	d->tmp = NULL;	/* it has its name now: abort must not unlink it */
 	perf_data__abort(d);
@@ -284,7 +339,8 @@ int perf_data__rename(struct perf_data *d, const char *path)
 }
 
 /* Removes named temporaries of runs that died (kill -9 on a filesystem
- * without O_TMPFILE): .BASE.tmp.PID.XXXXXX whose PID is gone. */
+ * without O_TMPFILE): ours are .BASE[.TIMESTAMP].tmp.PID.XXXXXX, owned by
+ * this user, and PID is gone. */
 static void remove_dead_leftovers(const char *dir, const char *base)
 {
 	DIR *dh = opendir(dir);
@@ -292,19 +348,21 @@ static void remove_dead_leftovers(const char *dir, const char *base)
 	struct dirent *de;
 
 	while (dh && (de = readdir(dh))) {
-		const char *n = de->d_name, *tag = n + 1 + blen;
+		const char *n = de->d_name, *tag;
+		struct stat st;
 		char *end, *path;
 		long pid;
 
-		if (n[0] != '.' || strncmp(n + 1, base, blen) || strncmp(tag, TMP_TAG, strlen(TMP_TAG)))
+		if (n[0] != '.' || strncmp(n + 1, base, blen) || !(tag = strstr(n + 1 + blen, TMP_TAG)))
 			continue;
 		pid = strtol(tag + strlen(TMP_TAG), &end, 10);
 		if (*end != '.' || pid <= 0 || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
 			continue;
-		if (asprintf(&path, "%s/%s", dir, n) >= 0) {
+		if (asprintf(&path, "%s/%s", dir, n) < 0)
+			continue;
+		if (!lstat(path, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid())
 			unlink(path);
-			free(path);
-		}
+		free(path);
 	}
 	if (dh)
 		closedir(dh);
@@ -312,11 +370,10 @@ static void remove_dead_leftovers(const char *dir, const char *base)
 
 /* Can a file be created in dir? Tried for real, so a read-only filesystem,
  * a missing directory or a permission problem shows before recording. */
-static int probe_dir(const char *dir)
+static int probe_dir(const char *dir, const char *base)
 {
 	struct perf_data d = { .fd = -1 };
-	const char *base = "probe";
-	int fd = open_unnamed(dir);
+	int fd = open_unnamed(dir, base);
 
 	if (fd == -EOPNOTSUPP)
 		fd = open_named(&d, dir, base);
@@ -338,6 +395,20 @@ static int replaceable(const char *dir, const struct stat *st)
 	return ds.st_uid == me;
 }
 
+/* Can PATH be moved to PATH.old, as perf keeps an existing output? */
+static int old_replaceable(const char *path, const char *dir)
+{
+	struct stat st;
+	char *old;
+	int ok;
+
+	if (asprintf(&old, "%s.old", path) < 0)
+		return 0;
+	ok = lstat(old, &st) || (S_ISREG(st.st_mode) && replaceable(dir, &st));
+	free(old);
+	return ok;
+}
+
 int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_t errsz)
 {
 	char *dir = NULL, *base = NULL;
@@ -351,6 +422,10 @@ int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_
 	if (!strcmp(path, "-")) {
 		snprintf(errbuf, errsz, "-o -: writing to a pipe is not supported yet: "
 			 "write a file and read it with 'perf report -i FILE'");
+		return -EINVAL;
+	}
+	if (path[strlen(path) - 1] == '/') {
+		snprintf(errbuf, errsz, "%s: ends in '/': name a file", path);
 		return -EINVAL;
 	}
 	err = split_path(path, &dir, &base);
@@ -376,6 +451,12 @@ int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_
 			err = -EPERM;
 			goto out;
 		}
+		if (S_ISREG(st.st_mode) && st.st_size && !old_replaceable(path, dir)) {
+			snprintf(errbuf, errsz, "%s.old: %s: the existing %s cannot be kept there "
+				 "(another user's, or not a file)", path, strerror(EPERM), path);
+			err = -EPERM;
+			goto out;
+		}
 		/* as the stock perf: a directory moves aside at once */
 		if (S_ISDIR(st.st_mode) && (err = keep_old_file(path))) {
 			snprintf(errbuf, errsz, "%s: is a directory, and moving it to %s.old "
@@ -384,7 +465,7 @@ int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_
 		}
 	}
 	remove_dead_leftovers(dir, base);
-	err = probe_dir(dir);
+	err = probe_dir(dir, base);
 	if (err)
 		snprintf(errbuf, errsz, "cannot create output file %s: %s", path, strerror(-err));
 out:

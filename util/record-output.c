@@ -105,6 +105,9 @@ static void record__placed(struct record *rec, const char *placed, int announce)
 	char *name = rec->so.kind ? strdup(placed) : NULL;
 
 	rec->files++;
+	if (!rec->so.kind && strcmp(placed, rec->opts.output))
+		pr_err("perf record: %s could not be replaced or kept as %s.old: the data is "
+		       "in %s\n", rec->opts.output, rec->opts.output, placed);
 	if (announce && !rec->opts.quiet)
 		pr_err("[ perf record: Dump %s ]\n", placed);
 	if (name)
@@ -236,8 +239,11 @@ int record__size_reached(struct record *rec)
 
 	if (rec->so.kind != SWITCH_SIZE)
 		return 0;
+	/* a file of task records alone is one the stock perf refuses: with
+	 * no sample yet, the file goes on */
 	if (!rec->opts.overwrite)
-		return rec->data.data_size - rec->switch_base >= rec->so.size;
+		return (rec->stats.samples || rec->stats.lost) &&
+		       rec->data.data_size - rec->switch_base >= rec->so.size;
 	for (int c = 0; c < rec->evlist->nr_mmaps; c++)
 		if (rec->evlist->bwd[c].pc)
 			bytes += rec->evlist->bwd[c].prev - mmap__read_head(&rec->evlist->bwd[c]);

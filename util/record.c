@@ -206,6 +206,7 @@ s64 record__drain_forward(struct evlist *evlist, struct drain_sink *sink,
 
 	for (int c = 0; c < evlist->nr_mmaps; c++) {
 		struct mmap *m = &evlist->fwd[c];
+		struct record_stats before;
 		struct iovec iov[2];
 		u64 head, start;
 		int n;
@@ -216,6 +217,7 @@ s64 record__drain_forward(struct evlist *evlist, struct drain_sink *sink,
 		start = m->prev;
 		if (head == start)
 			continue;
+		before = *st;
 		/* the kernel never publishes a partial record, so a bad size
 		 * here means a corrupt ring: stop before it rather than write it */
 		if (mmap__for_each(m, start, head, scan_record, &arg))
@@ -223,8 +225,11 @@ s64 record__drain_forward(struct evlist *evlist, struct drain_sink *sink,
 		if (d) {
 			n = mmap__span_iov(m, start, head, iov);
 			err = perf_data__writev(d, iov, n);
-			if (err)
+			if (err) {
+				/* what did not reach the file is not counted in it */
+				*st = before;
 				return err;
+			}
 		}
 		mmap__write_tail(m, head);
 		m->prev = head;

@@ -64,9 +64,10 @@ char *switch_output__name(struct switch_output *so, const char *base)
 	gettimeofday(&tv, NULL);
 	cs = (u64)tv.tv_sec * 100 + tv.tv_usec / 10000;
 	/* two of our own switches in one centisecond: the second waits for
-	 * the next one (10 ms at most, once), so names stay timestamps */
-	if (cs <= so->last_cs) {
-		usleep((so->last_cs + 1 - cs) * 10000 - tv.tv_usec % 10000);
+	 * the next one (10 ms at most, once), so names stay timestamps; after
+	 * a clock step backwards, a taken name gets a suffix instead */
+	if (cs == so->last_cs) {
+		usleep(10000 - tv.tv_usec % 10000);
 		gettimeofday(&tv, NULL);
 		cs = (u64)tv.tv_sec * 100 + tv.tv_usec / 10000;
 	}

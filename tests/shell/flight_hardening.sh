@@ -62,6 +62,18 @@ kill -INT $rec
 wait_gone $rec "SIGINT during a flood of snapshots"
 kill $flood 2>/dev/null
 
+# an ack fd nobody reads (a pipe that fills): acks that do not fit are
+# dropped, the recorder never blocks, SIGINT still ends it
+for _ in $(seq 20000); do echo enable; done > enables
+"$PERF" record -q --overwrite -a -e cpu-clock -c 10000000 --control=fd:3,4 -o ab.data \
+	3< enables 4> >(sleep 30) &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+sleep 0.5
+kill -INT $rec
+wait_gone $rec "SIGINT with an ack pipe nobody reads"
+
 # nothing sampled: no file, said plainly, and the workload's exit status
 "$PERF" record --overwrite -e cpu-clock -c 1000000000 -o none.data -- sh -c 'exit 3' 2> none.err
 rc=$?
@@ -78,7 +90,9 @@ wait_ready $rec
 now=$(date +%s)
 for s in 0 1 2 3; do
 	stamp=$(date -d "@$((now + s))" +%Y%m%d%H%M%S)
-	for cs in $(seq -w 0 99); do echo decoy > "dc.data.$stamp$cs"; done
+	for cs in $(seq -w 0 99); do
+		for sfx in "" -1 -2 -3; do echo decoy > "dc.data.$stamp$cs$sfx"; done
+	done
 done
 ndecoys=$(ls dc.data.* | wc -l)
 kill -USR2 $rec
@@ -90,5 +104,11 @@ done
 kill -INT $rec
 wait_gone $rec "decoys"
 [ "$(cat dc.data.* | grep -c '^decoy$')" -eq "$ndecoys" ] || fail "a decoy was replaced"
-for f in $(ls dc.data.* | grep -- '-[0-9]$'); do stock_reads_clean "$f"; done
+# every predictable name was taken: the dumps have random suffixes
+n=0
+for f in $(ls dc.data.* | grep -v -- '-[0-9]$' | grep -- '-[a-z0-9]\{6\}$'); do
+	stock_reads_clean "$f"
+	n=$((n + 1))
+done
+[ "$n" -ge 2 ] || fail "decoys: $n dumps under random names, want the SIGUSR2 one and the last"
 exit 0
