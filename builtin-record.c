@@ -270,39 +270,41 @@ static void record__send_acks(struct record *rec)
 }
 
 /* Serves the commands that are queued (up to a pipe's worth, so a writer
- * that never stops cannot hold the loop away from signals). A snapshot is
- * acked once its switch is done, and every snapshot queued meanwhile
- * collapses into that one switch; a stop is served before any queued
- * snapshot. At EOF (the writer of an fd: control closed it) the fd leaves
- * the poll set, or poll would report it for ever. */
+ * that never stops cannot hold the loop away from signals). Work is done
+ * once per round whatever the number of commands: a snapshot is acked
+ * once its switch is done, and every snapshot queued meanwhile collapses
+ * into that one switch; enable/disable end in the last one's state,
+ * applied once (each is an ioctl per event and CPU); a stop is served
+ * before anything queued. At EOF (the writer of an fd: control closed it)
+ * the fd leaves the poll set, or poll would report it for ever. */
 static void record__control(struct record *rec, struct pollfd *pfd, int *why)
 {
 	size_t budget = CONTROL_READ_BUDGET;
+	int n, acks = 0, enable = -1;
 	enum control_cmd cmd;
-	int n;
 
 	do {
 		n = control__fill(&rec->control);
 		budget -= n > 0 ? MIN(budget, (size_t)n) : 0;
 		while (*why == RUNNING && (cmd = control__next(&rec->control)) != CTL_NONE) {
-			switch (cmd) {
-			case CTL_SNAPSHOT:
-				if (rec->so.kind) {
-					rec->switch_pending = 1;
-					rec->acks_owed++;
-					continue;
-				}
-				break;
-			case CTL_ENABLE: evlist__enable(rec->evlist); break;
-			case CTL_DISABLE: evlist__disable(rec->evlist); break;
-			case CTL_STOP: *why = STOP_SIGNAL; break;
-			default:
-				if (rec->opts.verbose)
-					pr_err("perf record: --control: unknown command ignored\n");
+			if (cmd == CTL_SNAPSHOT && rec->so.kind) {
+				rec->switch_pending = 1;
+				rec->acks_owed++;
+				continue;
 			}
-			control__ack(&rec->control);
+			if (cmd == CTL_ENABLE || cmd == CTL_DISABLE)
+				enable = cmd == CTL_ENABLE;
+			else if (cmd == CTL_STOP)
+				*why = STOP_SIGNAL;
+			else if (cmd == CTL_UNKNOWN && rec->opts.verbose)
+				pr_err("perf record: --control: unknown command ignored\n");
+			acks++;
 		}
 	} while (n > 0 && budget && *why == RUNNING);
+	if (enable >= 0)
+		enable ? evlist__enable(rec->evlist) : evlist__disable(rec->evlist);
+	while (acks-- > 0)
+		control__ack(&rec->control);
 	if (n == 0 || (n < 0 && n != -EAGAIN)) {
 		if (n < 0)
 			pr_err("perf record: --control: read: %s: no more commands\n", strerror(-n));
