@@ -17,6 +17,14 @@
 
 #include <traceevent/event-parse.h>
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+/* a leak must fail this suite, not only print a report when perf exits */
+static int leaked(void) { return __lsan_do_recoverable_leak_check(); }
+#else
+static int leaked(void) { return 0; }
+#endif
+
 /* A fork inherits its parent's name: set() given get()'s pointer must
  * survive the table growing under it (a use-after-free once > 128 tasks). */
 static int test_comm_inherit(void)
@@ -410,6 +418,7 @@ static int test_fuzz(struct test_ctx *ctx)
 		 "%d compared with the stock perf, which rejected %d\n", f.variants, nseeds,
 		 f.rejected, f.truncations, f.compared, f.stock_rejected);
 	TEST_ASSERT(f.variants >= 2500 * nseeds, "only %d variants", f.variants);
+	TEST_ASSERT(!leaked(), "memory leaked (LeakSanitizer's report above)");
 	return TEST_OK;
 }
 
