@@ -351,6 +351,63 @@ out:
 	return ret;
 }
 
+/* perf script on data (written to f->path): its return, its messages in msg. */
+static int script_msgs(struct fuzz *f, const char *data, size_t len, char *msg, size_t msgsz)
+{
+	char *text = NULL;
+	size_t textlen = 0;
+	FILE *m = open_memstream(&text, &textlen);
+	struct script_opts o = { .input = f->path, .out = f->devnull, .msg = m };
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0600), rc;
+
+	if (!m || fd < 0 || write_all(fd, data, len))
+		return -EIO;
+	close(fd);
+	rc = script__run(&o);
+	fclose(m);
+	snprintf(msg, msgsz, "%s", text ? text : "");
+	free(text);
+	return rc;
+}
+
+/* The verdicts on three precise lies in the tracepoint seed. */
+static int targeted(struct fuzz *f, const char *seed)
+{
+	size_t len;
+	char *p = read_file(seed, &len), msg[1024], *at;
+	const struct perf_file_header *h = (const void *)p;
+	struct perf_event_header *eh;
+	u64 off, bad = 0xdeadbeef;
+	int rc;
+
+	TEST_ASSERT(p, "read %s", seed);
+	/* a format naming a field its event lacks: one warning, not decoded */
+	at = memmem(p, len, "REC->fd", 7);
+	TEST_ASSERT(at, "no sys_enter_close format in the seed");
+	at[6] = 'x';
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	TEST_ASSERT(rc == 0 && strstr(msg, "no usable format for event syscalls:sys_enter_close") &&
+		    !strchr(strchr(msg, '\n') + 1, '\n'), "rc %d, said: %s", rc, msg);
+	at[6] = 'd';
+	/* the first record's type made unknown */
+	off = h->data.offset;
+	eh = (void *)(p + off);
+	eh->type += 40;
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	TEST_ASSERT(rc && strstr(msg, "unknown type"), "rc %d, said: %s", rc, msg);
+	eh->type -= 40;
+	/* a sample whose id no event has (IDENTIFIER is its first field) */
+	for (eh = (void *)(p + off); eh->type != PERF_RECORD_SAMPLE; eh = (void *)((char *)eh + eh->size))
+		TEST_ASSERT(eh->size && (char *)eh + eh->size < p + h->data.offset + h->data.size,
+			    "no sample in the seed");
+	memcpy(eh + 1, &bad, 8);
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	TEST_ASSERT(rc && strstr(msg, "has id 3735928559, which no event has"), "rc %d, said: %s",
+		    rc, msg);
+	free(p);
+	return TEST_OK;
+}
+
 /* Records a seed with this very perf (the -c periods keep files small). */
 static int record_seed(const char *out, const char *const *args)
 {
@@ -404,7 +461,9 @@ static int test_fuzz(struct test_ctx *ctx)
 			continue;
 		}
 		nseeds++;
-		ret = fuzz_seed(&f, seed);
+		ret = i == 0 ? targeted(&f, seed) : TEST_OK;
+		if (ret == TEST_OK)
+			ret = fuzz_seed(&f, seed);
 		unlink(seed);
 	}
 	fclose(f.devnull);
