@@ -132,9 +132,10 @@ struct reader_id {
 	const struct reader_evsel *evsel;	/* NULL: an empty slot */
 };
 
-static u64 id_slot(u64 id, u64 mask)
+/* salted, so that a file cannot be crafted to put every id in one chain */
+static u64 id_slot(const struct perf_reader *r, u64 id)
 {
-	return (id * 0x9e3779b97f4a7c15ULL) >> 17 & mask;
+	return ((id ^ r->id_salt) * 0x9e3779b97f4a7c15ULL) >> 17 & r->id_mask;
 }
 
 /* A sample's id finds its event in O(1): a file may hold millions of ids
@@ -152,9 +153,10 @@ static int reader__hash_ids(struct perf_reader *r)
 	if (!r->id_hash)
 		return -ENOMEM;
 	r->id_mask = cap - 1;
+	r->id_salt = (uintptr_t)r->id_hash * 0xff51afd7ed558ccdULL ^ (u64)getpid() << 32;
 	for (int i = 0; i < r->nr_evsels; i++) {
 		for (u64 k = 0; k < r->evsels[i].nr_ids; k++) {
-			u64 id = r->evsels[i].ids[k], at = id_slot(id, r->id_mask);
+			u64 id = r->evsels[i].ids[k], at = id_slot(r, id);
 
 			while (r->id_hash[at].evsel && r->id_hash[at].id != id)
 				at = (at + 1) & r->id_mask;
@@ -311,7 +313,7 @@ const struct reader_evsel *reader__evsel(const struct perf_reader *r, u64 id)
 {
 	if (r->nr_evsels == 1 || !id)
 		return &r->evsels[0];
-	for (u64 i = id_slot(id, r->id_mask); r->id_hash[i].evsel; i = (i + 1) & r->id_mask)
+	for (u64 i = id_slot(r, id); r->id_hash[i].evsel; i = (i + 1) & r->id_mask)
 		if (r->id_hash[i].id == id)
 			return r->id_hash[i].evsel;
 	return NULL;

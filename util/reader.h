@@ -25,7 +25,7 @@ struct perf_reader {
 	u64 id_sample_type;	/* the sample_id layout all events share */
 	struct tep_handle *tep;	/* from TRACING_DATA, or NULL */
 	struct reader_id *id_hash;	/* id -> event, open addressing */
-	u64 id_mask;
+	u64 id_mask, id_salt;
 };
 
 /* The decoded fields of one PERF_RECORD_SAMPLE. */
@@ -61,7 +61,8 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 /* The time of any record (sample or sample_id trailer), 0 if it has none. */
 u64 reader__record_time(const struct perf_reader *r, const struct perf_event_header *h);
 
-/* Where a feature's body is in the file, or NULL if absent/out of bounds. */
+/* Where a feature's body is in the file (reader__open() checked that it
+ * is), or NULL if absent. */
 const void *reader__feature(const struct perf_reader *r, int feat, u64 *size);
 
 #endif
