@@ -71,7 +71,11 @@ static int grow(struct comm_map *m)
 int comm_map__set(struct comm_map *m, pid_t pid, pid_t tid, const char *comm)
 {
 	struct comm_entry *e;
+	char name[sizeof(e->comm)];
 
+	/* comm may be another entry's name (a fork inherits its parent's):
+	 * take it before growing frees the table it points into */
+	snprintf(name, sizeof(name), "%s", comm);
 	if (m->used * 2 >= m->cap && grow(m))
 		return -ENOMEM;
 	e = lookup(m, key(tid));
@@ -80,7 +84,7 @@ int comm_map__set(struct comm_map *m, pid_t pid, pid_t tid, const char *comm)
 		m->used++;
 	}
 	e->pid = pid;
-	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	memcpy(e->comm, name, sizeof(name));
 	return 0;
 }
 

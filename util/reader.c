@@ -23,24 +23,48 @@ static int in_file(const struct perf_reader *r, u64 off, u64 size)
 	return off <= r->size && size <= r->size - off;
 }
 
-const void *reader__feature(const struct perf_reader *r, int feat, u64 *size)
+/* Where feature feat's {offset,size} is: the table follows the data. */
+static u64 feature_entry(const struct perf_reader *r, int feat)
 {
-	u64 table = r->hdr.data.offset + r->hdr.data.size;
-	struct perf_file_section sec;
 	int idx = 0;
 
-	if (!feature__isset(r->hdr.adds_features, feat))
-		return NULL;
 	for (int f = 0; f < feat; f++)
 		idx += feature__isset(r->hdr.adds_features, f);
-	if (!in_file(r, table + idx * sizeof(sec), sizeof(sec)))
+	return r->hdr.data.offset + r->hdr.data.size + idx * sizeof(struct perf_file_section);
+}
+
+const void *reader__feature(const struct perf_reader *r, int feat, u64 *size)
+{
+	struct perf_file_section sec;
+
+	/* reader__open() checked every section: in the file, after the table */
+	if (!feature__isset(r->hdr.adds_features, feat))
 		return NULL;
-	/* a corrupt data size can leave the table anywhere: copy, don't cast */
-	memcpy(&sec, r->map + table + idx * sizeof(sec), sizeof(sec));
-	if (!in_file(r, sec.offset, sec.size))
-		return NULL;
+	memcpy(&sec, r->map + feature_entry(r, feat), sizeof(sec));
 	*size = sec.size;
 	return r->map + sec.offset;
+}
+
+/* The table and every section it lists inside the file, the sections after
+ * the table: a truncated file or one whose features overlap the header,
+ * attrs or data is refused, as the stock perf does. */
+static int features_ok(const struct perf_reader *r)
+{
+	u64 table_end = feature_entry(r, HEADER_FEAT_BITS);
+
+	if (!in_file(r, r->hdr.data.offset + r->hdr.data.size,
+		     table_end - r->hdr.data.offset - r->hdr.data.size))
+		return 0;
+	for (int f = 0; f < HEADER_FEAT_BITS; f++) {
+		struct perf_file_section sec;
+
+		if (!feature__isset(r->hdr.adds_features, f))
+			continue;
+		memcpy(&sec, r->map + feature_entry(r, f), sizeof(sec));
+		if (!in_file(r, sec.offset, sec.size) || sec.offset < table_end)
+			return 0;
+	}
+	return 1;
 }
 
 /* Names from EVENT_DESC: {attr, u32 nr_ids, string name, ids}, matched by
@@ -103,6 +127,46 @@ static char *default_name(const struct perf_reader *r, const struct perf_event_a
 	return strdup(buf);
 }
 
+struct reader_id {
+	u64 id;
+	const struct reader_evsel *evsel;	/* NULL: an empty slot */
+};
+
+/* salted, so that a file cannot be crafted to put every id in one chain */
+static u64 id_slot(const struct perf_reader *r, u64 id)
+{
+	return ((id ^ r->id_salt) * 0x9e3779b97f4a7c15ULL) >> 17 & r->id_mask;
+}
+
+/* A sample's id finds its event in O(1): a file may hold millions of ids
+ * (one per event, cpu and thread) and as many samples. An id two events
+ * claim stays the first one's, as a scan in file order would find it. */
+static int reader__hash_ids(struct perf_reader *r)
+{
+	u64 total = 0, cap = 16;
+
+	for (int i = 0; i < r->nr_evsels; i++)
+		total += r->evsels[i].nr_ids;	/* each bounded by the file size */
+	while (cap < total * 2)
+		cap *= 2;
+	r->id_hash = calloc(cap, sizeof(*r->id_hash));
+	if (!r->id_hash)
+		return -ENOMEM;
+	r->id_mask = cap - 1;
+	r->id_salt = (uintptr_t)r->id_hash * 0xff51afd7ed558ccdULL ^ (u64)getpid() << 32;
+	for (int i = 0; i < r->nr_evsels; i++) {
+		for (u64 k = 0; k < r->evsels[i].nr_ids; k++) {
+			u64 id = r->evsels[i].ids[k], at = id_slot(r, id);
+
+			while (r->id_hash[at].evsel && r->id_hash[at].id != id)
+				at = (at + 1) & r->id_mask;
+			if (!r->id_hash[at].evsel)
+				r->id_hash[at] = (struct reader_id){ id, &r->evsels[i] };
+		}
+	}
+	return 0;
+}
+
 static int fail(char *err, size_t errsz, const char *path, const char *why)
 {
 	snprintf(err, errsz, "%s: %s", path, why);
@@ -146,12 +210,14 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 	    attr_sz % 8)
 		return fail(err, errsz, path, "bad attr size");
 	if (!in_file(r, r->hdr.attrs.offset, r->hdr.attrs.size) || r->hdr.attrs.size % attr_sz ||
-	    r->hdr.attrs.size == 0)
+	    r->hdr.attrs.size == 0 || r->hdr.attrs.offset < sizeof(r->hdr))
 		return fail(err, errsz, path, "attrs section out of bounds");
-	if (!in_file(r, r->hdr.data.offset, r->hdr.data.size))
+	if (!in_file(r, r->hdr.data.offset, r->hdr.data.size) || r->hdr.data.offset < sizeof(r->hdr))
 		return fail(err, errsz, path, "data section out of bounds (truncated file?)");
 	if (r->hdr.data.offset % 8)
 		return fail(err, errsz, path, "misaligned data section");
+	if (!features_ok(r))
+		return fail(err, errsz, path, "feature section out of bounds (truncated file?)");
 	nr = r->hdr.attrs.size / attr_sz;
 	r->evsels = calloc(nr, sizeof(*r->evsels));
 	if (!r->evsels)
@@ -182,6 +248,9 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 	}
 	if (!r->evsels[0].attr.sample_id_all)
 		r->id_sample_type = 0;
+	ret = reader__hash_ids(r);
+	if (ret)
+		return fail(err, errsz, path, strerror(-ret));
 	u64 tsize;
 	const void *td = reader__feature(r, HEADER_TRACING_DATA, &tsize);
 
@@ -199,6 +268,7 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 
 void reader__close(struct perf_reader *r)
 {
+	free(r->id_hash);
 	for (int i = 0; i < r->nr_evsels; i++)
 		free(r->evsels[i].name);
 	free(r->evsels);
@@ -243,11 +313,10 @@ const struct reader_evsel *reader__evsel(const struct perf_reader *r, u64 id)
 {
 	if (r->nr_evsels == 1 || !id)
 		return &r->evsels[0];
-	for (int i = 0; i < r->nr_evsels; i++)
-		for (u64 k = 0; k < r->evsels[i].nr_ids; k++)
-			if (r->evsels[i].ids[k] == id)
-				return &r->evsels[i];
-	return &r->evsels[0];
+	for (u64 i = id_slot(r, id); r->id_hash[i].evsel; i = (i + 1) & r->id_mask)
+		if (r->id_hash[i].id == id)
+			return r->id_hash[i].evsel;
+	return NULL;
 }
 
 int reader__parse_sample(const struct perf_reader *r, const struct perf_event_header *h,
@@ -266,6 +335,10 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 		id = *p;
 	}
 	s->evsel = reader__evsel(r, id);
+	if (!s->evsel) {
+		s->id = id;
+		return -ENOENT;
+	}
 	t = s->evsel->attr.sample_type;
 #define TAKE(dst) do { if (p >= end) return -EINVAL; (dst) = *p++; } while (0)
 	if (t & PERF_SAMPLE_IDENTIFIER)

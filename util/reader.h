@@ -4,6 +4,7 @@
 #include "util/header.h"
 
 struct tep_handle;
+struct reader_id;
 
 struct reader_evsel {
 	struct perf_event_attr attr;
@@ -23,6 +24,8 @@ struct perf_reader {
 	int nr_evsels;
 	u64 id_sample_type;	/* the sample_id layout all events share */
 	struct tep_handle *tep;	/* from TRACING_DATA, or NULL */
+	struct reader_id *id_hash;	/* id -> event, open addressing */
+	u64 id_mask, id_salt;
 };
 
 /* The decoded fields of one PERF_RECORD_SAMPLE. */
@@ -48,15 +51,18 @@ typedef int (*reader_cb)(struct perf_reader *r, const struct perf_event_header *
 			 u64 offset, void *arg);
 int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, size_t errsz);
 
-/* The event a record belongs to (id 0 or an unknown id: the first one). */
+/* The event a record belongs to: with one event or id 0 the first one (as
+ * the stock perf), NULL when no event has that id. */
 const struct reader_evsel *reader__evsel(const struct perf_reader *r, u64 id);
-/* Decodes a sample against its event's sample_type. 0 or -EINVAL. */
+/* Decodes a sample against its event's sample_type. 0, -EINVAL, or -ENOENT
+ * when its id is no event's (s->id says which). */
 int reader__parse_sample(const struct perf_reader *r, const struct perf_event_header *h,
 			 struct sample *s);
 /* The time of any record (sample or sample_id trailer), 0 if it has none. */
 u64 reader__record_time(const struct perf_reader *r, const struct perf_event_header *h);
 
-/* Where a feature's body is in the file, or NULL if absent/out of bounds. */
+/* Where a feature's body is in the file (reader__open() checked that it
+ * is), or NULL if absent. */
 const void *reader__feature(const struct perf_reader *r, int feat, u64 *size);
 
 #endif

@@ -1,5 +1,6 @@
 #include "util/tp.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -263,12 +264,195 @@ static char *cur_dup(struct cursor *c, u64 n)
 	return s;
 }
 
+/*
+ * libtraceevent 1.7 trusts the format files it parses: a print fmt whose
+ * __print_flags()/__print_symbolic() name a field the event lacks crashes
+ * it when printing, and syntax errors leak its tokens. So a format reaches
+ * it only when every line has the shape the kernel writes, every REC->name
+ * is a declared field, every field lies inside the largest possible record,
+ * and the print fmt's quotes and brackets balance.
+ */
+#define FMT_MAX_FIELDS	128
+#define FMT_MAX_NAME	64
+#define FMT_MAX_DEPTH	64
+
+struct fmt_fields {
+	int nr;
+	char name[FMT_MAX_FIELDS][FMT_MAX_NAME];
+};
+
+static int is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The field's name: the last identifier before s..e's array suffix. */
+static int fmt_field_name(const char *s, const char *e, char *out)
+{
+	const char *b, *bracket = memchr(s, '[', e - s);
+
+	if (bracket && !memchr(bracket + 1, '[', e - bracket - 1) && e[-1] == ']')
+		e = bracket;	/* "char comm[16]" but not "__data_loc char[] name" */
+	while (e > s && e[-1] == ' ')
+		e--;
+	for (b = e; b > s && is_ident(b[-1]); b--)
+		;
+	if (b == e || e - b >= FMT_MAX_NAME)
+		return 0;
+	memcpy(out, b, e - b);
+	out[e - b] = '\0';
+	return 1;
+}
+
+/* "field:TYPE NAME;<TAB>offset:N;<TAB>size:N;..." */
+static int fmt_field_line(const char *l, const char *end, struct fmt_fields *f)
+{
+	const char *semi = memchr(l, ';', end - l), *p;
+	unsigned long off, size;
+	char *num;
+
+	if (!semi || f->nr == FMT_MAX_FIELDS || !fmt_field_name(l + 6, semi, f->name[f->nr]))
+		return 0;
+	for (p = l + 6; p < semi; p++) {
+		if (*p == '[') {	/* "[N]" or "[]", nothing else inside */
+			while (++p < semi && is_ident(*p))
+				;
+			if (p == semi || *p != ']')
+				return 0;
+		} else if (!is_ident(*p) && *p != ' ' && *p != '*') {
+			return 0;
+		}
+	}
+	p = semi + 1;
+	if (end - p < 9 || memcmp(p, "\toffset:", 8) || !isdigit((unsigned char)p[8]))
+		return 0;
+	off = strtoul(p + 8, &num, 10);
+	if (end - num < 8 || memcmp(num, ";\tsize:", 7) || !isdigit((unsigned char)num[7]))
+		return 0;
+	size = strtoul(num + 7, &num, 10);
+	/* a record is at most 64 KiB: a field beyond that is a lie */
+	if (num >= end || *num != ';' || off > 65536 || size > 65536 - off)
+		return 0;
+	f->nr++;
+	return 1;
+}
+
+static int fmt_known(const struct fmt_fields *f, const char *s, size_t n)
+{
+	for (int i = 0; i < f->nr; i++)
+		if (strlen(f->name[i]) == n && !memcmp(f->name[i], s, n))
+			return 1;
+	return 0;
+}
+
+/* p..end: the text after "print fmt: " */
+static int fmt_print_ok(const char *p, const char *end, const struct fmt_fields *f)
+{
+	char close[FMT_MAX_DEPTH];
+	int depth = 0;
+
+	if (p == end || *p != '"')
+		return 0;
+	while (p < end) {
+		char c = *p++;
+
+		if (c == '"') {
+			while (p < end && *p != '"')
+				p += (*p == '\\' && end - p > 1) ? 2 : 1;
+			if (p++ >= end)
+				return 0;
+		} else if (c == '(' || c == '{' || c == '[') {
+			if (depth == FMT_MAX_DEPTH)
+				return 0;
+			close[depth++] = c == '(' ? ')' : c == '{' ? '}' : ']';
+		} else if (c == ')' || c == '}' || c == ']') {
+			if (!depth || close[--depth] != c)
+				return 0;
+		} else if (c == 'R' && end - p >= 4 && !memcmp(p, "EC->", 4)) {
+			const char *id = p + 4;
+
+			for (p = id; p < end && is_ident(*p); p++)
+				;
+			if (!fmt_known(f, id, p - id))
+				return 0;
+		} else if ((unsigned char)c < 0x20 ? c != '\t' : (unsigned char)c > 0x7e) {
+			return 0;
+		}
+	}
+	return depth == 0;
+}
+
+static int line_is(const char *t, const char *e, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(e - t) >= n && !memcmp(t, word, n);
+}
+
+static int tp__format_ok(const char *s, size_t n)
+{
+	struct fmt_fields *f = calloc(1, sizeof(*f));
+	const char *end = s + n, *l = s;
+	int ok = 0;
+
+	if (!f || memchr(s, 0, n))
+		goto out;
+	while (l < end) {
+		const char *nl = memchr(l, '\n', end - l), *e = nl ? nl : end, *t = l;
+
+		while (t < e && (*t == '\t' || *t == ' '))
+			t++;
+		if (line_is(t, e, "print fmt: ")) {
+			const char *rest = e;
+
+			while (rest < end && isspace((unsigned char)*rest))
+				rest++;
+			ok = rest == end && fmt_print_ok(t + 11, e, f);	/* the last line */
+			break;
+		}
+		if (line_is(t, e, "field:") ? !fmt_field_line(t, e, f) :
+		    t != e && !line_is(t, e, "name: ") && !line_is(t, e, "ID: ") &&
+		    !(e - t == 7 && line_is(t, e, "format:")))
+			break;
+		l = e + (nl != NULL);
+	}
+out:
+	free(f);
+	return ok;
+}
+
+/*
+ * printk_formats lines are "ADDR : \"FORMAT\""; libtraceevent reads past
+ * the buffer on a line without " : " or too short to hold it. Keeps only
+ * lines of that exact shape (the others are of no use anyway).
+ */
+static char *tp__printk_filter(char *s)
+{
+	char *out = s, *line = s;
+
+	while (*line) {
+		char *nl = strchr(line, '\n'), *e = nl ? nl : line + strlen(line), *p = line;
+
+		while (p < e && isxdigit((unsigned char)*p))
+			p++;
+		if (p > line && e - p >= 5 && !memcmp(p, " : \"", 4) && e[-1] == '"') {
+			memmove(out, line, e - line);
+			out += e - line;
+			*out++ = '\n';
+		}
+		line = nl ? nl + 1 : e;
+	}
+	*out = '\0';
+	return s;
+}
+
 struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len)
 {
 	struct cursor c = { blob, (const char *)blob + len, 0 };
 	struct tep_handle *tep = tep_alloc();
 	const char *magic, *version, *sys;
-	u32 count, nsys;
+	u32 count, nsys, page_size;
+	u8 long_size;
 	char *s;
 	u64 n;
 
@@ -280,9 +464,13 @@ struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len)
 	version = cur_str(&c);
 	if (!version || cur_uint(&c, 1) != 0)
 		goto bad;
+	long_size = cur_uint(&c, 1);
+	page_size = cur_uint(&c, 4);
+	if ((long_size != 4 && long_size != 8) || !page_size || (page_size & (page_size - 1)))
+		goto bad;
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tep, cur_uint(&c, 1));
-	tep_set_page_size(tep, cur_uint(&c, 4));
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, page_size);
 
 	if (!(s = (char *)cur_str(&c)) || strcmp(s, "header_page"))
 		goto bad;
@@ -290,7 +478,7 @@ struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len)
 	s = cur_dup(&c, n);
 	if (!s)
 		goto bad;
-	tep_parse_header_page(tep, s, n, tep_get_long_size(tep));
+	tep_parse_header_page(tep, s, n, long_size);
 	free(s);
 	if (!(s = (char *)cur_str(&c)) || strcmp(s, "header_event"))
 		goto bad;
@@ -308,7 +496,9 @@ struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len)
 			s = cur_dup(&c, n);
 			if (!s)
 				goto bad;
-			tep_parse_event(tep, s, n, sys);
+			/* a bad format leaves its event out: its samples are not decoded */
+			if (tp__format_ok(s, n))
+				tep_parse_event(tep, s, n, sys);
 			free(s);
 		}
 	}
@@ -316,18 +506,19 @@ struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len)
 	cur_take(&c, n);
 	n = cur_uint(&c, 4);
 	s = cur_dup(&c, n);
-	if (s && n)
-		tep_parse_printk_formats(tep, s);
+	if (s && n && !memchr(s, 0, n))
+		tep_parse_printk_formats(tep, tp__printk_filter(s));
 	free(s);
-	if (c.bad)
-		goto bad;
-	if (atof(version) >= 0.6 && c.p < c.end) {
+	if (atof(version) >= 0.6) {
 		n = cur_uint(&c, 8);
 		s = cur_dup(&c, n);
-		if (s && n)
+		if (s && n && !memchr(s, 0, n))
 			tep_parse_saved_cmdlines(tep, s);
 		free(s);
 	}
+	/* a section longer than its contents overlaps whatever follows */
+	if (c.bad || c.p != c.end)
+		goto bad;
 	return tep;
 bad:
 	tep_free(tep);

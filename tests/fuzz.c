@@ -1,0 +1,496 @@
+/* perf script on hostile files: regressions, crafted trace formats, and a
+ * deterministic mutation fuzzer over files recorded at test time. */
+#include "tests/tests.h"
+#include "util/comm-map.h"
+#include "util/header.h"
+#include "util/script.h"
+#include "util/tp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+/* a leak must fail this suite, not only print a report when perf exits */
+static int leaked(void) { return __lsan_do_recoverable_leak_check(); }
+#else
+static int leaked(void) { return 0; }
+#endif
+
+/* A fork inherits its parent's name: set() given get()'s pointer must
+ * survive the table growing under it (a use-after-free once > 128 tasks). */
+static int test_comm_inherit(void)
+{
+	struct comm_map *m = comm_map__new();
+	char want[16];
+
+	TEST_ASSERT(m, "comm_map__new");
+	TEST_ASSERT(!comm_map__set(m, 1, 1, "parent-name"), "set");
+	for (int tid = 2; tid < 1000; tid++)
+		TEST_ASSERT(!comm_map__set(m, 1, tid, comm_map__get(m, tid - 1)), "set %d", tid);
+	for (int tid = 1; tid < 1000; tid++) {
+		snprintf(want, sizeof(want), "parent-name");
+		TEST_ASSERT(comm_map__get(m, tid) && !strcmp(comm_map__get(m, tid), want),
+			    "tid %d named '%s'", tid, comm_map__get(m, tid));
+	}
+	comm_map__delete(m);
+	return TEST_OK;
+}
+
+#define FIELDS "format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
+	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+
+/* Formats libtraceevent 1.7 crashes on or leaks with: each one's event
+ * must be left out, the good one kept, no crash, no leak. */
+static const char *const formats[] = {
+	"name: good\nID: 1\n" FIELDS "print fmt: \"x=%d\", REC->x\n",
+	"name: flags\nID: 2\n" FIELDS "print fmt: \"%s\", __print_flags(REC->nope, \"|\", {1, \"A\"})\n",
+	"name: symbolic\nID: 3\n" FIELDS "print fmt: \"%s\", __print_symbolic(REC->ve\n",
+	"name: typo\nID: 4\n" FIELDS "print fmt: \"%s\", __print_flags(REC->x & 3, \"|\", {1, \"A\"}))\n",
+	"name: decl\nID: 5\nformat:\n\tfield:unsig[ed short common_type;\toffset:0;\tsize:2;\n"
+	"print fmt: \"x\"\n",
+	"name: far\nID: 6\nformat:\n\tfield:int x;\toffset:4294967295;\tsize:4;\tsigned:1;\n"
+	"print fmt: \"x=%d\", REC->x\n",
+};
+
+static void tracing_blob(struct buf *b, const char *printk)
+{
+	buf__add(b, "\027\010\104tracing", 10);
+	buf__str0(b, "0.6");
+	buf__u8(b, 0);
+	buf__u8(b, 8);
+	buf__u32(b, 4096);
+	buf__str0(b, "header_page");
+	buf__u64(b, 0);
+	buf__str0(b, "header_event");
+	buf__u64(b, 0);
+	buf__u32(b, 0);
+	buf__u32(b, 1);
+	buf__str0(b, "t");
+	buf__u32(b, ARRAY_SIZE(formats));
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+		buf__u64(b, strlen(formats[i]));
+		buf__add(b, formats[i], strlen(formats[i]));
+	}
+	buf__u32(b, 0);
+	buf__u32(b, strlen(printk));
+	buf__add(b, printk, strlen(printk));
+	buf__u64(b, 0);
+}
+
+static int test_formats(void)
+{
+	/* lines without " : " or too short made libtraceevent read past them */
+	static const char printk[] = "ffffffff81000000 : \"kept\"\nffffabc\nff\n : \nx : \"\n";
+	unsigned char data[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 42 };
+	struct tep_record rec = { .data = data, .size = sizeof(data) };
+	struct buf b = { 0 };
+	struct trace_seq seq;
+	struct tep_handle *tep;
+
+	tracing_blob(&b, printk);
+	TEST_ASSERT(!b.err, "blob");
+	tep = tp__parse_tracing_data(b.p, b.len);
+	TEST_ASSERT(tep, "a blob with bad formats is still a blob");
+	TEST_ASSERT(tep_find_event(tep, 1), "the good format was dropped");
+	for (int id = 2; id <= (int)ARRAY_SIZE(formats); id++)
+		TEST_ASSERT(!tep_find_event(tep, id), "bad format %d handed to libtraceevent", id);
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	TEST_ASSERT(!strcmp(seq.buffer, "x=42"), "printed '%s'", seq.buffer);
+	trace_seq_destroy(&seq);
+	tep_free(tep);
+	/* a section longer than what it holds overlaps the next one */
+	buf__u8(&b, 0);
+	TEST_ASSERT(!tp__parse_tracing_data(b.p, b.len), "trailing byte accepted");
+	buf__release(&b);
+	return TEST_OK;
+}
+
+/* ---- the mutation fuzzer ---- */
+
+struct fuzz {
+	struct test_ctx *ctx;
+	const char *dir, *stock;
+	char path[256];
+	FILE *devnull;
+	u64 rng;
+	int variants, rejected, truncations, compared, stock_rejected, every;
+};
+
+static u64 fuzz__rand(struct fuzz *f)
+{
+	f->rng ^= f->rng << 13;
+	f->rng ^= f->rng >> 7;
+	f->rng ^= f->rng << 17;
+	return f->rng;
+}
+
+/* The stock perf's verdict on path: 1 rejected (non-zero exit or one of
+ * its errors about the file: it often says "failed to process" and still
+ * exits 0), 0 accepted, -1 could not run it. libtraceevent's complaints
+ * about a format are no rejection: the stock perf goes on without that
+ * event's fields, as we do after a warning. */
+static int stock_rejects(const char *stock, const char path[256])
+{
+	char errpath[300], *text;
+	int status, rejected;
+	pid_t pid;
+
+	snprintf(errpath, sizeof(errpath), "%s.err", path);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int out = open("/dev/null", O_WRONLY), err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+			_exit(127);
+		execl(stock, stock, "report", "--stats", "-i", path, (char *)NULL);
+		_exit(127);
+	}
+	/* the stock perf spins forever on some files: 10 s is a rejection */
+	for (int ms = 0; waitpid(pid, &status, WNOHANG) == 0; ms += 10) {
+		if (ms == 10000) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			unlink(errpath);
+			return 1;
+		}
+		usleep(10000);
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -1;
+	text = read_file(errpath, NULL);
+	rejected = !WIFEXITED(status) || WEXITSTATUS(status) ||
+		   (text && (strstr(text, "failed to process") || strstr(text, "Can't parse") ||
+			     strstr(text, "incompatible file format")));
+	free(text);
+	unlink(errpath);
+	return rejected;
+}
+
+/* Writes len bytes of data as one variant and runs perf script on it. */
+static int fuzz__run(struct fuzz *f, const char *data, size_t len, size_t orig_len)
+{
+	struct script_opts o = { .input = f->path, .show_task = 1, .show_mmap = 1,
+				 .out = f->devnull, .msg = f->devnull };
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0600), rc, stock;
+
+	TEST_ASSERT(fd >= 0 && !write_all(fd, data, len), "write %s", f->path);
+	close(fd);
+	rc = script__run(&o);
+	f->variants++;
+	f->rejected += rc != 0;
+	if (len < orig_len) {
+		f->truncations++;
+		TEST_ASSERT(rc, "a file cut to %zu of %zu bytes was accepted", len, orig_len);
+	}
+	if (!f->stock || f->variants % f->every)
+		return TEST_OK;
+	stock = stock_rejects(f->stock, f->path);
+	if (stock < 0) {
+		TEST_LOG(f->ctx, "  stock perf did not run: no comparison\n");
+		f->stock = NULL;
+		return TEST_OK;
+	}
+	f->compared++;
+	f->stock_rejected += stock;
+	if (stock && !rc) {
+		char keep[300];
+
+		snprintf(keep, sizeof(keep), "%s.kept", f->path);
+		rename(f->path, keep);
+		TEST_ASSERT(0, "variant %d: the stock perf rejects it, we accept it (kept as %s)",
+			    f->variants, keep);
+	}
+	return TEST_OK;
+}
+
+struct region {
+	u64 off, len;
+};
+
+/* The file's parts, from its own header: header, attrs, each event's ids,
+ * data, the feature table, each feature (what the seed says is trusted:
+ * we recorded it). */
+static int seed_regions(const char *p, size_t len, struct region *r, int max)
+{
+	const struct perf_file_header *h = (const void *)p;
+	u64 table = h->data.offset + h->data.size, nfeat = 0;
+	int n = 0;
+
+	r[n++] = (struct region){ 0, sizeof(*h) };
+	r[n++] = (struct region){ h->attrs.offset, h->attrs.size };
+	for (u64 a = 0; a < h->attrs.size / h->attr_size && n < max; a++) {
+		const struct perf_file_section *ids = (const void *)(p + h->attrs.offset +
+			(a + 1) * h->attr_size - sizeof(*ids));
+
+		r[n++] = (struct region){ ids->offset, ids->size };
+	}
+	r[n++] = (struct region){ h->data.offset, h->data.size };
+	for (int b = 0; b < HEADER_FEAT_BITS; b++)
+		nfeat += feature__isset(h->adds_features, b);
+	r[n++] = (struct region){ table, nfeat * sizeof(struct perf_file_section) };
+	for (u64 i = 0; i < nfeat && n < max; i++) {
+		const struct perf_file_section *s = (const void *)(p + table + i * sizeof(*s));
+
+		r[n++] = (struct region){ s->offset, s->size };
+	}
+	for (int i = 0; i < n; i++)
+		if (r[i].off > len || r[i].len > len - r[i].off)
+			return -1;
+	return n;
+}
+
+static const u64 nasty[] = { 0, 1, 3, 7, 8, 0xffff, 0x7fffffff, 0xffffffff, 1ULL << 40,
+			     ~0ULL, ~0ULL - 7 };
+
+/* Every truncation point that matters, flips and lies in every region,
+ * records with lying headers: 1000+ variants from one seed. */
+static int fuzz_seed(struct fuzz *f, const char *seed)
+{
+	size_t len;
+	char *orig = read_file(seed, &len), *p;
+	struct region reg[64];
+	int nreg, ret = TEST_FAIL;
+
+	TEST_ASSERT(orig && len > sizeof(struct perf_file_header), "read %s", seed);
+	nreg = seed_regions(orig, len, reg, ARRAY_SIZE(reg));
+	p = malloc(len);
+	TEST_ASSERT(nreg > 0 && p, "seed %s makes no sense", seed);
+
+	/* cuts: around every region's start and end, and evenly in between */
+	for (int i = 0; i < nreg; i++) {
+		for (int d = -9; d <= 9; d++) {
+			u64 at = (d < 0 ? reg[i].off : reg[i].off + reg[i].len) + d;
+
+			if (at < len && fuzz__run(f, orig, at, len))
+				goto out;
+		}
+	}
+	for (size_t at = 0; at < len; at += len / 300 + 1)
+		if (fuzz__run(f, orig, at, len))
+			goto out;
+	/* single and multiple byte flips, in each region */
+	for (int i = 0; i < nreg; i++) {
+		for (int k = 0; reg[i].len && k < 60; k++) {
+			memcpy(p, orig, len);
+			for (int n = 1 + fuzz__rand(f) % 3; n; n--)
+				p[reg[i].off + fuzz__rand(f) % reg[i].len] ^= 1 << (fuzz__rand(f) % 8) |
+					(k & 1 ? (u8)fuzz__rand(f) : 0);
+			if (fuzz__run(f, p, len, len))
+				goto out;
+		}
+	}
+	/* u64 size and offset fields (every aligned word of the header, the
+	 * attrs' id sections, the feature table) set to nasty values */
+	for (int i = 0; i < nreg; i++) {
+		int words = reg[i].len / 8;
+
+		for (int k = 0; words && k < (i == 0 ? 13 * 11 : 30); k++) {
+			u64 at = reg[i].off + (i == 0 ? (u64)(k / 11) * 8 : fuzz__rand(f) % words * 8);
+			u64 v = nasty[i == 0 ? (u64)k % 11 : fuzz__rand(f) % ARRAY_SIZE(nasty)];
+
+			if (fuzz__rand(f) % 4 == 0)	/* or another region's offset: overlap */
+				v = reg[fuzz__rand(f) % nreg].off;
+			memcpy(p, orig, len);
+			memcpy(p + at, &v, 8);
+			if (fuzz__run(f, p, len, len))
+				goto out;
+		}
+	}
+	/* records: headers with lying sizes and types, bodies with lies */
+	const struct perf_file_header *h = (const void *)orig;
+
+	for (int k = 0; k < 400; k++) {
+		u64 off = h->data.offset, end = off + h->data.size, pick = fuzz__rand(f) % 64;
+		struct perf_event_header eh;
+
+		for (; pick && off + sizeof(eh) <= end; pick--) {
+			memcpy(&eh, orig + off, sizeof(eh));
+			if (eh.size < sizeof(eh) || off + eh.size + sizeof(eh) > end)
+				break;
+			off += eh.size;
+		}
+		if (off + sizeof(eh) > end)
+			continue;
+		memcpy(p, orig, len);
+		memcpy(&eh, p + off, sizeof(eh));
+		switch (k % 4) {
+		case 0: eh.size = nasty[fuzz__rand(f) % 6] + fuzz__rand(f) % 2; break;
+		case 1: eh.type = fuzz__rand(f) % 100; break;
+		case 2: eh.misc = fuzz__rand(f); break;
+		default: {
+			u64 v = nasty[fuzz__rand(f) % ARRAY_SIZE(nasty)];
+			u64 at = off + sizeof(eh) + fuzz__rand(f) % (eh.size > 8 ? (eh.size - 8) / 8 : 1) * 8;
+
+			if (at + 8 <= len)
+				memcpy(p + at, &v, 8);
+		}
+		}
+		memcpy(p + off, &eh, sizeof(eh));
+		if (fuzz__run(f, p, len, len))
+			goto out;
+	}
+	ret = TEST_OK;
+out:
+	free(p);
+	free(orig);
+	return ret;
+}
+
+/* perf script on data (written to f->path): its return, its messages in msg. */
+static int script_msgs(struct fuzz *f, const char *data, size_t len, char *msg, size_t msgsz)
+{
+	char *text = NULL;
+	size_t textlen = 0;
+	FILE *m = open_memstream(&text, &textlen);
+	struct script_opts o = { .input = f->path, .out = f->devnull, .msg = m };
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0600), rc;
+
+	if (!m || fd < 0 || write_all(fd, data, len))
+		return -EIO;
+	close(fd);
+	rc = script__run(&o);
+	fclose(m);
+	snprintf(msg, msgsz, "%s", text ? text : "");
+	free(text);
+	return rc;
+}
+
+/* The verdicts on three precise lies in the tracepoint seed. */
+static int targeted(struct fuzz *f, const char *seed)
+{
+	size_t len;
+	char *p = read_file(seed, &len), msg[1024], *at;
+	const struct perf_file_header *h = (const void *)p;
+	struct perf_event_header *eh;
+	u64 off, bad = 0xdeadbeef;
+	int rc;
+
+	TEST_ASSERT(p, "read %s", seed);
+	/* a format naming a field its event lacks: one warning, not decoded */
+	at = memmem(p, len, "REC->fd", 7);
+	TEST_ASSERT(at, "no sys_enter_close format in the seed");
+	at[6] = 'x';
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	TEST_ASSERT(rc == 0 && strstr(msg, "no usable format for event syscalls:sys_enter_close") &&
+		    !strchr(strchr(msg, '\n') + 1, '\n'), "rc %d, said: %s", rc, msg);
+	at[6] = 'd';
+	/* the first record's type made unknown */
+	off = h->data.offset;
+	eh = (void *)(p + off);
+	eh->type += 40;
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	TEST_ASSERT(rc && strstr(msg, "unknown type"), "rc %d, said: %s", rc, msg);
+	eh->type -= 40;
+	/* a sample whose id no event has (IDENTIFIER is its first field) */
+	for (eh = (void *)(p + off); eh->type != PERF_RECORD_SAMPLE; eh = (void *)((char *)eh + eh->size))
+		TEST_ASSERT(eh->size && (char *)eh + eh->size < p + h->data.offset + h->data.size,
+			    "no sample in the seed");
+	memcpy(eh + 1, &bad, 8);
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	TEST_ASSERT(rc && strstr(msg, "has id 3735928559, which no event has"), "rc %d, said: %s",
+		    rc, msg);
+	free(p);
+	return TEST_OK;
+}
+
+/* Records a seed with this very perf (the -c periods keep files small). */
+static int record_seed(const char *out, const char *const *args)
+{
+	const char *argv[24] = { "perf", "record", "-q", "-o", out };
+	int n = 5, status, devnull;
+	pid_t pid;
+
+	while (*args && n < 22)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		devnull = open("/dev/null", O_WRONLY);
+		if (devnull >= 0) {
+			dup2(devnull, 1);
+			dup2(devnull, 2);
+		}
+		execv("/proc/self/exe", (char **)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	return access(out, R_OK) ? -1 : 0;
+}
+
+static int test_fuzz(struct test_ctx *ctx)
+{
+	static const char *const tp[] = { "-e", "syscalls:sys_enter_close", "-e",
+		"syscalls:sys_exit_close", "-c", "1", "--", "/proc/self/exe", "test", "-w",
+		"closes", "20", NULL };
+	static const char *const cg[] = { "-e", "cpu-clock", "-g", "-c", "2000000", "--",
+		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+	static const char *const *seeds[] = { tp, cg };
+	char dir[] = "/tmp/perf-test-fuzz-XXXXXX", seed[PATH_MAX];
+	struct fuzz f = { .ctx = ctx, .dir = dir, .rng = 0x2545f4914f6cdd1dULL, .every = 25 };
+	int ret = TEST_OK, nseeds = 0;
+
+	TEST_ASSERT(mkdtemp(dir), "mkdtemp");
+	f.devnull = fopen("/dev/null", "w");
+	TEST_ASSERT(f.devnull, "/dev/null");
+	snprintf(f.path, sizeof(f.path), "%s/variant.data", dir);
+	f.stock = getenv("STOCK_PERF") ? getenv("STOCK_PERF") : "/usr/bin/perf";
+	if (access(f.stock, X_OK))
+		f.stock = NULL;
+	for (size_t i = 0; ret == TEST_OK && i < ARRAY_SIZE(seeds); i++) {
+		snprintf(seed, sizeof(seed), "%s/seed%zu.data", dir, i);
+		if (record_seed(seed, seeds[i])) {
+			TEST_LOG(ctx, "  could not record seed %zu\n", i);
+			continue;
+		}
+		nseeds++;
+		ret = i == 0 ? targeted(&f, seed) : TEST_OK;
+		if (ret == TEST_OK)
+			ret = fuzz_seed(&f, seed);
+		unlink(seed);
+	}
+	fclose(f.devnull);
+	unlink(f.path);
+	rmdir(dir);
+	if (ret != TEST_OK)
+		return ret;
+	if (!nseeds)
+		TEST_SKIP_BECAUSE(ctx, "cannot record (no perf_event access or no syscalls tracepoints)");
+	TEST_LOG(ctx, "  %d variants of %d seeds, %d rejected (all %d truncations); "
+		 "%d compared with the stock perf, which rejected %d\n", f.variants, nseeds,
+		 f.rejected, f.truncations, f.compared, f.stock_rejected);
+	TEST_ASSERT(f.variants >= 2500 * nseeds, "only %d variants", f.variants);
+	TEST_ASSERT(!leaked(), "memory leaked (LeakSanitizer's report above)");
+	return TEST_OK;
+}
+
+static int test_script_fuzz(struct test_ctx *ctx)
+{
+	int ret = test_comm_inherit();
+
+	if (ret == TEST_OK)
+		ret = test_formats();
+	return ret == TEST_OK ? test_fuzz(ctx) : ret;
+}
+
+const struct test_suite suite_script_fuzz = {
+	"script-fuzz", "perf script on hostile files: crafted formats, 5000+ mutated files",
+	test_script_fuzz,
+};

@@ -1,0 +1,17 @@
+#ifndef PERF_SCRIPT_H
+#define PERF_SCRIPT_H
+
+#include <stdio.h>
+
+struct script_opts {
+	const char *input;
+	int show_task, show_mmap;
+	FILE *out;	/* the text */
+	FILE *msg;	/* warnings and the error, one line each */
+};
+
+/* perf script: the records of o->input as text, in time order. 0, or
+ * -errno after one line on o->msg naming the file and what is wrong. */
+int script__run(const struct script_opts *o);
+
+#endif
