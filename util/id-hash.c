@@ -1,12 +1,15 @@
 #include "util/id-hash.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 static size_t slot_of(const struct id_hash *h, u64 id)
 {
 	/* ids are sequential kernel counters: mix them before masking */
-	u64 x = id * 0x9e3779b97f4a7c15ULL;
+	u64 x = (id ^ h->salt) * 0x9e3779b97f4a7c15ULL;
 	size_t i = (x ^ (x >> 32)) & (h->cap - 1);
 
 	while (h->owners[i] && h->ids[i] != id)
@@ -16,7 +19,10 @@ static size_t slot_of(const struct id_hash *h, u64 id)
 
 static int id_hash__grow(struct id_hash *h)
 {
-	struct id_hash n = { .cap = h->cap ? h->cap * 2 : 64 };
+	struct id_hash n = { .cap = h->cap ? h->cap * 2 : 64, .salt = h->salt };
+
+	if (!h->cap && getrandom(&n.salt, sizeof(n.salt), GRND_NONBLOCK) != sizeof(n.salt))
+		n.salt = (uintptr_t)h * 0xff51afd7ed558ccdULL ^ (u64)getpid() << 32;
 
 	n.ids = calloc(n.cap, sizeof(*n.ids));
 	n.owners = calloc(n.cap, sizeof(*n.owners));

@@ -3,12 +3,15 @@
 
 #include "util/util.h"
 
-/* Sample id -> owner (an evsel), open addressing: every sample of a file or
- * a ring is looked up, so this must not be a scan over every id. */
+/* Sample id -> owner (an event), open addressing: every sample of a file
+ * or a ring is looked up, and a file may hold millions of ids, so this must
+ * not be a scan. Salted at random, so that a crafted file cannot put every
+ * id in one chain. */
 struct id_hash {
 	u64 *ids;
 	void **owners;		/* NULL marks an empty slot */
 	size_t cap, nr;
+	u64 salt;
 };
 
 /* Adds id (owner non-NULL); a repeated id keeps its first owner. 0 or -ENOMEM. */

@@ -127,43 +127,15 @@ static char *default_name(const struct perf_reader *r, const struct perf_event_a
 	return strdup(buf);
 }
 
-struct reader_id {
-	u64 id;
-	const struct reader_evsel *evsel;	/* NULL: an empty slot */
-};
-
-/* salted, so that a file cannot be crafted to put every id in one chain */
-static u64 id_slot(const struct perf_reader *r, u64 id)
-{
-	return ((id ^ r->id_salt) * 0x9e3779b97f4a7c15ULL) >> 17 & r->id_mask;
-}
-
 /* A sample's id finds its event in O(1): a file may hold millions of ids
  * (one per event, cpu and thread) and as many samples. An id two events
  * claim stays the first one's, as a scan in file order would find it. */
 static int reader__hash_ids(struct perf_reader *r)
 {
-	u64 total = 0, cap = 16;
-
 	for (int i = 0; i < r->nr_evsels; i++)
-		total += r->evsels[i].nr_ids;	/* each bounded by the file size */
-	while (cap < total * 2)
-		cap *= 2;
-	r->id_hash = calloc(cap, sizeof(*r->id_hash));
-	if (!r->id_hash)
-		return -ENOMEM;
-	r->id_mask = cap - 1;
-	r->id_salt = (uintptr_t)r->id_hash * 0xff51afd7ed558ccdULL ^ (u64)getpid() << 32;
-	for (int i = 0; i < r->nr_evsels; i++) {
-		for (u64 k = 0; k < r->evsels[i].nr_ids; k++) {
-			u64 id = r->evsels[i].ids[k], at = id_slot(r, id);
-
-			while (r->id_hash[at].evsel && r->id_hash[at].id != id)
-				at = (at + 1) & r->id_mask;
-			if (!r->id_hash[at].evsel)
-				r->id_hash[at] = (struct reader_id){ id, &r->evsels[i] };
-		}
-	}
+		for (u64 k = 0; k < r->evsels[i].nr_ids; k++)
+			if (id_hash__add(&r->ids, r->evsels[i].ids[k], &r->evsels[i]))
+				return -ENOMEM;
 	return 0;
 }
 
@@ -268,7 +240,7 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 
 void reader__close(struct perf_reader *r)
 {
-	free(r->id_hash);
+	id_hash__exit(&r->ids);
 	for (int i = 0; i < r->nr_evsels; i++)
 		free(r->evsels[i].name);
 	free(r->evsels);
@@ -313,10 +285,7 @@ const struct reader_evsel *reader__evsel(const struct perf_reader *r, u64 id)
 {
 	if (r->nr_evsels == 1 || !id)
 		return &r->evsels[0];
-	for (u64 i = id_slot(r, id); r->id_hash[i].evsel; i = (i + 1) & r->id_mask)
-		if (r->id_hash[i].id == id)
-			return r->id_hash[i].evsel;
-	return NULL;
+	return id_hash__find(&r->ids, id);
 }
 
 int reader__parse_sample(const struct perf_reader *r, const struct perf_event_header *h,

@@ -2,9 +2,9 @@
 #define PERF_READER_H
 
 #include "util/header.h"
+#include "util/id-hash.h"
 
 struct tep_handle;
-struct reader_id;
 
 struct reader_evsel {
 	struct perf_event_attr attr;
@@ -24,8 +24,7 @@ struct perf_reader {
 	int nr_evsels;
 	u64 id_sample_type;	/* the sample_id layout all events share */
 	struct tep_handle *tep;	/* from TRACING_DATA, or NULL */
-	struct reader_id *id_hash;	/* id -> event, open addressing */
-	u64 id_mask, id_salt;
+	struct id_hash ids;		/* id -> its reader_evsel */
 };
 
 /* The decoded fields of one PERF_RECORD_SAMPLE. */
