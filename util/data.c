@@ -261,7 +261,7 @@ static int place_elsewhere(struct perf_data *d, char **name)
 	int err = -EEXIST;
 
 	for (int i = 1; err == -EEXIST && i < NAME_TRIES + 8; i++) {
-		char rnd[8];
+		char rnd[12];
 
 		if (i < NAME_TRIES) {
 			snprintf(rnd, sizeof(rnd), "%d", i);
