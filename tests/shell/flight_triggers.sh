@@ -2,6 +2,9 @@
 # --switch-output triggers: max files, time, size, an event, a control fifo; rotation stands alone
 . "$(dirname "$0")/lib/common.sh"
 need_stock
+need_tracepoint syscalls sys_enter_close
+need_tracepoint syscalls sys_enter_kill
+need_tracepoint sched sched_switch
 cd "$TMP" || exit 1
 
 # --switch-max-files=2: 5 dumps leave this run's newest 2, and nothing else is touched
@@ -10,12 +13,15 @@ echo keep > mf.data.2000010100000000
 	-- "$PERF" test -w spin 2.5 &
 rec=$!
 BG_PIDS+=($rec)
+wait_ready $rec
 for i in 1 2 3 4; do sleep 0.4; kill -USR2 $rec; done
 wait $rec || fail "max-files record"
-n=$(ls mf.data.2026* mf.data.20[3-9]* 2>/dev/null | wc -l)
+# this run's files are all but the planted one, whatever today's date
+mine=$(ls mf.data.* | grep -vx mf.data.2000010100000000)
+n=$(echo "$mine" | grep -c .)
 [ "$n" -eq 2 ] || fail "--switch-max-files=2 left $n files: $(ls mf.data.*)"
 [ "$(cat mf.data.2000010100000000)" = keep ] || fail "a file of another run was touched"
-for f in $(ls mf.data.20[2-9]*); do stock_reads_clean "$f"; done
+for f in $mine; do stock_reads_clean "$f"; done
 
 # time: every second during 3.3 s, plus the final dump
 "$PERF" record --overwrite --switch-output=1s -e cpu-clock -o t.data -- "$PERF" test -w spin 3.3 2> t.err ||
@@ -26,7 +32,7 @@ n=$(ls t.data.* | wc -l)
 grep -c 'Dump t.data' t.err | grep -qx "$n" || fail "one Dump line per file: $(cat t.err)"
 
 # size, normal mode: the file rotates, and every file stands alone
-if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_close ]; then
+{
 	"$PERF" record --switch-output=200K -c 1 -e syscalls:sys_enter_close -m 16M -o s.data -- \
 		"$PERF" test -w closes 200000 2> s.err || fail "size record: $(cat s.err)"
 	n=$(ls s.data.* | wc -l)
@@ -42,7 +48,7 @@ if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_close ]; then
 	done
 	[ "$total" -eq 200000 ] || fail "rotated files hold $total numbered events, want 200000"
 	grep -q 'Captured and wrote '"$n"' files' s.err || fail "closing line: $(cat s.err)"
-fi
+}
 
 # size, overwrite mode: dumps when the rings took in 512K
 "$PERF" record -q --overwrite --switch-output=512K -e cpu-clock -c 10000 -o os.data -- \
@@ -50,15 +56,15 @@ fi
 [ "$(ls os.data.* | wc -l)" -ge 2 ] || fail "--overwrite --switch-output=512K made no size dump"
 
 # an event as the trigger: one kill(2) -> one dump, plus the final one
-if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_kill ]; then
+{
 	"$PERF" record -q --overwrite --switch-output-event=syscalls:sys_enter_kill -e cpu-clock \
 		-o ev.data -- sh -c 'sleep 0.3; kill -0 $$; sleep 0.3' || fail "event record"
 	n=$(ls ev.data.* | wc -l)
 	[ "$n" -eq 2 ] || fail "--switch-output-event: $n files, want 2"
-fi
+}
 
 # a /no-overwrite/ event rides the forward rings and still lands in the dump
-if [ -d /sys/kernel/tracing/events/sched/sched_switch ]; then
+{
 	"$PERF" record -q --overwrite -e cpu-clock -e 'sched:sched_switch/no-overwrite/' -a \
 		-o no.data -- sleep 0.3 || fail "no-overwrite record"
 	stock_reads_clean no.data
@@ -66,14 +72,14 @@ if [ -d /sys/kernel/tracing/events/sched/sched_switch ]; then
 		fail "/no-overwrite/ event is backward"
 	n=$("$STOCK" script -i no.data -F event 2>/dev/null | grep -c sched_switch)
 	[ "$n" -gt 0 ] || fail "no sched_switch samples from the forward ring in the dump"
-fi
+}
 
 # a control fifo: "snapshot" dumps, and the ack comes once the file is in place
 mkfifo ctl ack
 "$PERF" record -q --overwrite --control=fifo:ctl,ack -a -e cpu-clock -o c.data &
 rec=$!
 BG_PIDS+=($rec)
-sleep 0.5
+wait_ready $rec
 exec 7<>ack
 echo snapshot > ctl
 read -r -t 10 answer <&7 || fail "no ack"
