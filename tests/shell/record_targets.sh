@@ -26,10 +26,11 @@ for mode in inherit no-inherit; do
 	[ "$child" -eq $want ] || fail "$mode: $child close() events of the child, want $want"
 done
 
-# -p A,B ends by itself once both have exited, not when the first does
-"$PERF" test -w spin 1.5 &
+# -p A,B goes on recording B after A exits, and ends by itself, status 0,
+# once B has exited too
+"$PERF" test -w spin 60 &
 a=$!
-"$PERF" test -w spin 3.5 &
+"$PERF" test -w spin 60 &
 b=$!
 BG_PIDS+=($a $b)
 wait_exec $a perf
@@ -38,17 +39,26 @@ wait_exec $b perf
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
+sleep 0.5		# (samples of both, not readiness)
+kill $a
 wait $a
+sleep 0.5		# samples of B alone
 kill -0 $rec 2>/dev/null || fail "-p $a,$b ended when only $a had exited: $(cat p.err)"
+kill $b
 wait $b
 for i in $(seq 2000); do kill -0 $rec 2>/dev/null || break; sleep 0.01; done
-kill -0 $rec 2>/dev/null && fail "-p $a,$b still records after both exited"
+kill -0 $rec 2>/dev/null && fail "-p $a,$b still records 20 s after both exited"
 wait $rec || fail "-p exit status $?: $(cat p.err)"
 stock_reads_clean p.data
-for p in $a $b; do
-	n=$("$STOCK" script -i p.data -F pid 2>/dev/null | awk -v p=$p '$1 == p' | wc -l)
-	[ "$n" -gt 20 ] || fail "-p: $n samples of $p"
-done
+"$STOCK" script -i p.data -F pid,time 2>/dev/null | tr -d : > p.txt
+a_end=$("$STOCK" script -i p.data --show-task-events -F pid,time 2>/dev/null |
+	awk -v p=$a '/PERF_RECORD_EXIT/ && $0 ~ "EXIT\\(" p ":" { sub(":", "", $2); print $2 }')
+[ -n "$a_end" ] || fail "-p: no EXIT record of $a"
+na=$(awk -v p=$a '$1 == p' p.txt | wc -l)
+nb=$(awk -v p=$b -v t=$a_end '$1 == p && $2 > t' p.txt | wc -l)
+log "-p: $na samples of $a, $nb of $b after $a exited at $a_end"
+[ "$na" -gt 20 ] || fail "-p: $na samples of $a"
+[ "$nb" -gt 20 ] || fail "-p: $nb samples of $b after $a exited"
 
 # --tracking-max-size: 20000 renames are 20000 COMM records of a live task,
 # about 1 MB; after a dump a 64K cap keeps the newest and counts the rest
