@@ -62,7 +62,7 @@ for f in fd.data.*; do stock_reads_clean "$f"; done
 mkfifo go
 "$PERF" record --overwrite --switch-output-event=syscalls:sys_enter_kill -e cpu-clock -o tr.data -- \
 	sh -c '"$0" test -w spin 0.3; read x < go; for i in $(seq 30); do kill -0 $$; done
-	       : > kills.done; read x < go' "$PERF" 2> tr.err &
+	       : > kills.done; read x < go; "$0" test -w spin 0.2' "$PERF" 2> tr.err &
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
@@ -78,14 +78,28 @@ n=$(grep -c 'Dump tr.data\|nothing written' tr.err)
 [ "$n" -eq 1 ] || fail "30 triggers made $n dumps: $(cat tr.err)"
 [ "$(ls tr.data.* | wc -l)" -eq 1 ] || fail "not one file: $(ls tr.data.*)"
 stock_reads_clean tr.data.*
-echo > go		# the workload ends, no sample since the dump
+echo > go		# the workload spins (the last dump) and ends
+wait $rec || fail "trigger record exit status $?: $(cat tr.err)"
+[ "$(ls tr.data.* | wc -l)" -eq 2 ] || fail "no last dump: $(cat tr.err)"
+
+# a last dump with nothing new: no file, said so, and still status 0 with
+# the summary (kill(2) samples: the workload's exit makes none)
+mkfifo go2
+"$PERF" record --overwrite --control=fifo:c2,a2 -e syscalls:sys_enter_kill -o nd.data -- \
+	sh -c 'kill -0 $$; : > killed; read x < "$0"' go2 2> nd.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+for i in $(seq 3000); do [ -e killed ] && break; sleep 0.01; done
+cmd snapshot
+[ "$(ls nd.data.* | wc -l)" -eq 1 ] || fail "no snapshot of the kill(2) sample: $(cat nd.err)"
+echo > go2
 wait $rec
 rc=$?
-n=$(ls tr.data.* | wc -l)
-[ "$n" -eq 1 ] || fail "$n files: $(cat tr.err)"
-grep -q 'nothing written' tr.err || fail "the empty last dump is not announced: $(cat tr.err)"
+[ "$(ls nd.data.* | wc -l)" -eq 1 ] || fail "a file after the last dump had nothing new: $(cat nd.err)"
+grep -q 'nothing written' nd.err || fail "the empty last dump is not announced: $(cat nd.err)"
 ok=0
-[ $rc -eq 0 ] && grep -q '1 dumps, .* records written' tr.err && ok=1
+[ $rc -eq 0 ] && grep -q '1 dumps, .* records written' nd.err && ok=1
 known_bug $ok "a last --overwrite dump with nothing new makes perf record exit 1 without" \
 	"its summary (cmd_record takes record__dump()'s -ENODATA for a failure): rc $rc"
 exit 0
