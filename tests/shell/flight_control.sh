@@ -68,8 +68,7 @@ BG_PIDS+=($rec)
 wait_ready $rec
 kill -STOP $rec
 echo > go		# the workload's first read returns
-for i in $(seq 3000); do [ -e kills.done ] && break; sleep 0.01; done
-[ -e kills.done ] || fail "the workload did not do its kills"
+wait_until "the workload did not do its kills" test -e kills.done
 grep -c 'Dump tr.data' tr.err | grep -qx 0 || fail "a dump while frozen: $(cat tr.err)"
 kill -CONT $rec
 wait_line tr.err 'Dump tr.data'
@@ -90,7 +89,7 @@ mkfifo go2
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
-for i in $(seq 3000); do [ -e killed ] && break; sleep 0.01; done
+wait_until "the workload did not kill" test -e killed
 cmd snapshot
 [ "$(ls nd.data.* | wc -l)" -eq 1 ] || fail "no snapshot of the kill(2) sample: $(cat nd.err)"
 echo > go2

@@ -46,8 +46,7 @@ sleep 0.5		# samples of B alone
 kill -0 $rec 2>/dev/null || fail "-p $a,$b ended when only $a had exited: $(cat p.err)"
 kill $b
 wait $b
-for i in $(seq 2000); do kill -0 $rec 2>/dev/null || break; sleep 0.01; done
-kill -0 $rec 2>/dev/null && fail "-p $a,$b still records 20 s after both exited"
+wait_until "-p $a,$b still records after both exited" ended $rec
 wait $rec || fail "-p exit status $?: $(cat p.err)"
 stock_reads_clean p.data
 "$STOCK" script -i p.data -F pid,time 2>/dev/null | tr -d : > p.txt

@@ -77,14 +77,22 @@ wait_exec() {
 	fail "$1 is not $2 after 30 s"
 }
 
-# Waits until FILE has a line matching the grep PATTERN (at most 30 s).
-wait_line() {
-	local i
+# Polls until CMD succeeds; fails with WHAT after 30 s.
+wait_until() {	# WHAT CMD...
+	local what=$1 i
+	shift
 	for ((i = 0; i < 3000; i++)); do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		"$@" 2>/dev/null && return 0
 		sleep 0.01
 	done
-	fail "no line '$2' in $1 after 30 s: $(tail -3 "$1" 2>/dev/null)"
+	fail "$what after 30 s"
+}
+
+ended() { ! kill -0 "$1" 2>/dev/null; }
+
+# Waits until FILE has a line matching the grep PATTERN.
+wait_line() {
+	wait_until "no line '$2' in $1" grep -q -- "$2" "$1"
 }
 
 # Waits until recorder PID is in its main loop: its rings are mapped and it
