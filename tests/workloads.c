@@ -2,6 +2,7 @@
 #include "tests/tests.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -87,16 +88,32 @@ static int workload_hop(int argc, const char **argv)
 	return 0;
 }
 
-/* N prctl(PR_SET_NAME): N sys_enter_prctl samples and N COMM records */
+/* N prctl(PR_SET_NAME): N sys_enter_prctl samples and N COMM records. With
+ * "wait", it then prints "renamed N" and lives on, its COMMs still current,
+ * until SIGUSR1, and spins 0.2 s: a tracking log that only grows, and samples
+ * after whatever the test did meanwhile. */
 static int workload_prctl(int argc, const char **argv)
 {
 	unsigned long n = arg_or(argc, argv, 0, 100);
+	int wait = argc > 1 && !strcmp(argv[1], "wait"), sig;
 	char name[16];
+	sigset_t usr1;
 
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (wait)
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
 	for (unsigned long i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "wl-%u", (unsigned)(i % 1000000000));
 		prctl(PR_SET_NAME, name);
 	}
+	if (!wait)
+		return 0;
+	printf("renamed %lu\n", n);
+	fflush(stdout);
+	if (sigwait(&usr1, &sig))
+		return 1;
+	test_spin_loop(0.2);
 	return 0;
 }
 

@@ -11,6 +11,7 @@ cd "$TMP" || exit 1
 	-o fr.data -- "$PERF" test -w hop 2.5 500 2> rec.err &
 rec=$!
 BG_PIDS+=($rec)
+wait_ready $rec
 for i in 1 2 3 4; do
 	sleep 0.45
 	kill -USR2 $rec

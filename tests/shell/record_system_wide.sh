@@ -18,11 +18,12 @@ cpus=$("$STOCK" script -i sw.data -F cpu,event 2>/dev/null | awk '/sched_switch/
 "$PERF" test -w spin 30 &
 spin=$!
 BG_PIDS+=($spin)
-sleep 0.3
+wait_exec $spin perf
 "$PERF" record -q -p $spin -o pid.data &
 rec=$!
 BG_PIDS+=($rec)
-sleep 1.5
+wait_ready $rec
+sleep 1
 kill -INT $rec
 wait $rec || fail "record -p exit status $?"
 stock_reads_clean pid.data
@@ -33,7 +34,9 @@ echo "$top" | grep -q 'perf .*test_spin_loop' || fail "-p top entry: $top"
 # -t TID, ended by SIGTERM
 "$PERF" record -q -t $spin -o tid.data &
 rec=$!
-sleep 1
+BG_PIDS+=($rec)
+wait_ready $rec
+sleep 0.5
 kill -TERM $rec
 wait $rec || fail "record -t exit status $?"
 stock_reads_clean tid.data

@@ -1,7 +1,8 @@
 # Shared helpers for the end-to-end tests: sourced, never run on its own.
 # Each test records with $PERF (this tool) and reads back with the stock perf.
 
-SKIP=2
+# 77, as automake does: 1 and 2 are what bash itself exits with on errors
+SKIP=77
 PERF=${PERF:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/perf}
 STOCK=${STOCK_PERF:-/usr/bin/perf}
 # not /tmp/perf-*: stock perf reads such paths as JIT perf-map files
@@ -17,6 +18,16 @@ trap cleanup EXIT
 log() { [ -n "$PERF_TEST_VERBOSE" ] && echo "  $*" >&2; return 0; }
 fail() { echo "  FAIL: $*" >&2; exit 1; }
 skip() { echo "  SKIP: $*" >&2; exit $SKIP; }
+# known_bug OK WHY...: a check that fails because of a recorder bug that is
+# reported but not fixed yet. OK=0 (still broken) is logged, and the test
+# goes on; OK=1 fails, so that the fix also removes the marker.
+known_bug() {
+	local ok=$1
+	shift
+	[ "$ok" = 1 ] && fail "fixed, remove the known_bug marker: $*"
+	echo "  KNOWN BUG (expected to fail): $*" >&2
+}
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root: $*"; }
 
 need_stock() {
 	[ -x "$STOCK" ] || skip "no stock perf at $STOCK (apt-get install linux-perf)"
@@ -30,14 +41,22 @@ need_tracepoint() {
 		skip "no tracepoint $1:$2"
 }
 
-# Reads FILE with the stock perf in every way users do; any stderr is a failure.
-stock_reads_clean() {
+# Reads FILE with the stock perf in every way users do and prints the first
+# complaint on stderr, nothing if there is none.
+stock_complaint() {
 	local f=$1 out
 	for cmd in "report --stats" "report --header-only -I" "script" \
 		   "script --show-task-events --show-mmap-events" "report --stdio" "evlist -v"; do
 		out=$("$STOCK" $cmd -i "$f" 2>&1 >/dev/null)
-		[ -z "$out" ] || fail "stock 'perf $cmd -i $f' said: $(echo "$out" | head -3)"
+		[ -z "$out" ] || { echo "stock 'perf $cmd -i $f' said: $(echo "$out" | head -3)"; return; }
 	done
+}
+
+# Any stderr of the stock perf reading FILE is a failure.
+stock_reads_clean() {
+	local out
+	out=$(stock_complaint "$1")
+	[ -z "$out" ] || fail "$out"
 }
 
 # 0x-prefixed hex per line -> decimal per line (mawk has no strtonum)
@@ -45,4 +64,50 @@ hex2dec() {
 	awk '{ v = 0; s = tolower($1); sub(/^0x/, "", s)
 	       for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 	       printf "%d\n", v }'
+}
+
+# Waits until PID has exec'd COMM (a `cmd &` is bash for a moment).
+wait_exec() {
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ] && return 0
+		kill -0 "$1" 2>/dev/null || fail "$1 ended before it ran $2"
+		sleep 0.01
+	done
+	fail "$1 is not $2 after 30 s"
+}
+
+# Polls until CMD succeeds; fails with WHAT after 30 s.
+wait_until() {	# WHAT CMD...
+	local what=$1 i
+	shift
+	for ((i = 0; i < 3000; i++)); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	fail "$what after 30 s"
+}
+
+ended() { ! kill -0 "$1" 2>/dev/null; }
+
+# Waits until FILE has a line matching the grep PATTERN.
+wait_line() {
+	wait_until "no line '$2' in $1" grep -q -- "$2" "$1"
+}
+
+# Waits until recorder PID is in its main loop: its rings are mapped and it
+# sleeps in poll(2), which it only reaches once the events are open, the
+# existing tasks synthesized and the workload started. Polls; never a fixed
+# sleep.
+wait_ready() {
+	local pid=$1 i wchan
+	for ((i = 0; i < 3000; i++)); do
+		kill -0 "$pid" 2>/dev/null || fail "recorder $pid ended before it was ready"
+		if grep -q 'anon_inode:\[perf_event\]' "/proc/$pid/maps" 2>/dev/null; then
+			wchan=$(cat "/proc/$pid/wchan" 2>/dev/null)
+			[[ $wchan == *poll* ]] && return 0
+		fi
+		sleep 0.01
+	done
+	fail "recorder $pid not in its poll loop after 30 s (wchan ${wchan:-?})"
 }
