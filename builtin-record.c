@@ -688,7 +688,10 @@ int cmd_record(int argc, const char **argv)
 	evlist__disable(rec.evlist);
 	if (opts->overwrite) {
 		/* the last moments: one more dump, even after a failed one */
-		int dump_err = record__dump(&rec);
+		int dump_err;
+
+		rec.dump_opts.last = 1;
+		dump_err = record__dump(&rec);
 
 		if (!err && dump_err != -ENODATA)
 			err = dump_err;

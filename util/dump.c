@@ -170,7 +170,9 @@ int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *p
 		snprintf(errbuf, errsz, "dump: indexing the ring copies: %s", strerror(-err));
 		goto out;
 	}
-	if (opts->monotonic) {
+	/* the last dump comes after the events are disabled: every ring is
+	 * complete, and there is no next dump to leave records to */
+	if (opts->monotonic && !opts->last) {
 		u64 end = UINT64_MAX;
 
 		for (int i = 0; i < d.nr_rings; i++)

@@ -12,6 +12,7 @@ struct dump_opts {
 	int keep_all;		/* --dump-window=all: no common-window trim */
 	u64 margin;		/* bytes trimmed for records in flight during a copy */
 	int monotonic;		/* samples carry CLOCK_MONOTONIC times (use_clockid) */
+	int last;		/* recording has ended: no later dump to defer records to */
 };
 
 /* Totals over every dump of a session. */

@@ -240,13 +240,19 @@ static int process(struct script *s, const struct perf_event_header *h)
 	case PERF_RECORD_EXIT:
 		if (!body_ok(r, h, 24, 0))
 			return -EINVAL;
-		/* a new thread starts with its parent's name */
+		/* a new thread starts with its parent's name; the children of
+		 * the idle task (kthreadd, init) with "swapper" */
 		if (h->type == PERF_RECORD_FORK && !comm_map__get(s->comms, ids[2]) &&
-		    comm_map__get(s->comms, ids[3]) &&
-		    comm_map__set(s->comms, ids[0], ids[2], comm_map__get(s->comms, ids[3])))
+		    (comm_map__get(s->comms, ids[3]) || !ids[3]) &&
+		    comm_map__set(s->comms, ids[0], ids[2],
+				  ids[3] ? comm_map__get(s->comms, ids[3]) : "swapper"))
 			return -ENOMEM;
 		if (s->o->show_task) {
-			print_prefix(s, comm_map__get(s->comms, ids[2]), ids[2], sid.cpu, sid.time);
+			/* as the stock perf: under the thread of the sample id
+			 * (the parent, for a fork the kernel reports) */
+			u32 tid = r->id_sample_type & PERF_SAMPLE_TID ? sid.tid : ids[2];
+
+			print_prefix(s, comm_map__get(s->comms, tid), tid, sid.cpu, sid.time);
 			fprintf(s->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
 			       h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
 			       (int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);

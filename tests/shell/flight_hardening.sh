@@ -4,19 +4,6 @@
 need_stock
 cd "$TMP" || exit 1
 
-# waits (5 s at most) until PID is gone; fails naming WHAT if it is not
-wait_gone() {
-	for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
-	fail "$2: the recorder did not end within 5 s"
-}
-# waits until the recorder has its signals blocked and its events open
-wait_ready() {
-	for _ in $(seq 200); do
-		ls -l /proc/$1/fd 2>/dev/null | grep -q 'anon_inode:\[perf_event\]' && return 0
-		sleep 0.02
-	done
-	fail "the recorder never opened its events"
-}
 cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
 
 # --control=fd:N whose writer closed: EOF takes the fd out of the poll set

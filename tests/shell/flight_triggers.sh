@@ -70,16 +70,14 @@ for f in os.data.*; do
 	total=$((total + c))
 done
 [ "$total" -eq 20100 ] || fail "overwrite size dumps hold $total numbered events, want 20100"
-# KNOWN BUG, racy, so only reported (make it a fail once fixed): the last
-# dump defers what is newer than its copy time - 1 ms (DEFER_SLACK_NS) to a
-# next dump that never comes, and no summary counts it. A workload that
-# exits right after its last events loses most of 100 here.
+# the last dump keeps the workload's last events: recording has ended, so
+# nothing newer than the copy is left to a next dump that never comes (it
+# used to lose most of these 100)
 "$PERF" record -q --overwrite -c 1 -e syscalls:sys_enter_close -m 4M -o last.data -- \
 	"$PERF" test -w closes 100 5530000 || fail "last-events record"
 c=$("$STOCK" script -i last.data -F trace 2>/dev/null | awk '/fd: 0x/ { sub(/.*fd: /, ""); print }' |
 	hex2dec | awk '$1 >= 5530000 && $1 < 5530100' | wc -l)
-[ "$c" -eq 100 ] || echo "  KNOWN BUG (expected to fail): the last dump lost $((100 - c)) of the" \
-	"workload's last 100 events (deferred past the end)" >&2
+[ "$c" -eq 100 ] || fail "the last dump holds $c of the workload's last 100 events"
 
 # an event as the trigger: one kill(2) -> one dump, plus the final one
 {

@@ -10,11 +10,6 @@ mount_tmpfs() {	# DIR OPTIONS
 	mkdir -p "$1" && mount -t tmpfs -o "$2" tmpfs "$1" || skip "cannot mount tmpfs on $1"
 	mounts+=("$TMP/$1")
 }
-# waits (5 s at most) until PID is gone; fails naming WHAT if it is not
-wait_gone() {
-	for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
-	fail "$2: the recorder did not end"
-}
 
 # -o DIR: moved to DIR.old up front, as the stock perf does
 mkdir dir.data && touch dir.data/inside
