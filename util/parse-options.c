@@ -22,8 +22,7 @@ static void opt_error(const struct opt_use *u, const char *what)
 
 static int takes_arg(const struct option *o)
 {
-	return o->type == OPT_STRING ||
-	       (o->type == OPT_CALLBACK && !(o->flags & OPT_NOARG));
+	return o->type == OPT_STRING || o->type == OPT_CALLBACK;
 }
 
 static int negatable(const struct option *o)
@@ -32,7 +31,7 @@ static int negatable(const struct option *o)
 	if (!o->long_name || !strncmp(o->long_name, "no-", 3))
 		return 0;
 	if (o->type == OPT_BOOLEAN || o->type == OPT_INCR)
-		return !(o->flags & OPT_NONEG);
+		return 1;
 	return !!(o->flags & OPT_NEG);
 }
 

@@ -8,21 +8,19 @@
 enum opt_type { OPT_END, OPT_BOOLEAN, OPT_INCR, OPT_STRING, OPT_CALLBACK };
 
 enum opt_flags {
-	OPT_NOARG  = 1,	/* callback takes no value */
 	OPT_OPTARG = 2,	/* value only with --long=VAL */
-	OPT_NONEG  = 4,	/* a boolean or counter without --no-long */
 	OPT_NEG    = 8,	/* a value option that --no-long resets */
 	OPT_MULTI  = 16,	/* a value option that may be given again (-e) */
 };
 
 /* Negation is opt-in where it would hand a callback no value: booleans and
- * counters take --no-X (unless OPT_NONEG or named "no-..."), options with a
- * value only with OPT_NEG. A value option without OPT_MULTI may be given
+ * counters take --no-X (unless named "no-..."), options with a value only
+ * with OPT_NEG. A value option without OPT_MULTI may be given
  * once: a second -o is a mistake, not a silent override. */
 
 struct option;
-/* arg is never NULL when unset is 0, except for OPT_NOARG callbacks; with
- * --no-X (only if OPT_NEG) arg is NULL and unset is 1.
+/* arg is never NULL when unset is 0; with --no-X (only if OPT_NEG) arg is
+ * NULL and unset is 1.
  * Returns 0, or -1 after printing a one-line error. */
 typedef int (*opt_cb)(const struct option *opt, const char *arg, int unset);
 
@@ -44,7 +42,6 @@ struct option {
 #define OPT_STR_NEG(s, l, v, a, h) { OPT_STRING, (s), (l), (v), (a), (h), OPT_NEG, NULL, NULL }
 #define OPT_CB(s, l, v, a, h, f) { OPT_CALLBACK, (s), (l), (v), (a), (h), 0, (f), NULL }
 #define OPT_CB_FLAGS(s, l, v, a, h, f, fl) { OPT_CALLBACK, (s), (l), (v), (a), (h), (fl), (f), NULL }
-#define OPT_CB_NOARG(s, l, v, h, f) { OPT_CALLBACK, (s), (l), (v), NULL, (h), OPT_NOARG, (f), NULL }
 #define OPT_CB_OPTARG(s, l, v, a, h, f, d, fl) \
 	{ OPT_CALLBACK, (s), (l), (v), (a), (h), OPT_OPTARG | (fl), (f), (d) }
 #define OPT_TERMINATOR { OPT_END, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }
