@@ -100,7 +100,7 @@ static int test_formats(void)
 
 	tracing_blob(&b, printk);
 	TEST_ASSERT(!b.err, "blob");
-	tep = tp__parse_tracing_data(b.p, b.len);
+	tep = tp__parse_tracing_data(b.p, b.len, NULL);
 	TEST_ASSERT(tep, "a blob with bad formats is still a blob");
 	TEST_ASSERT(tep_find_event(tep, 1), "the good format was dropped");
 	for (int id = 2; id <= (int)ARRAY_SIZE(formats); id++)
@@ -113,7 +113,7 @@ static int test_formats(void)
 	tep_free(tep);
 	/* a section longer than what it holds overlaps the next one */
 	buf__u8(&b, 0);
-	TEST_ASSERT(!tp__parse_tracing_data(b.p, b.len), "trailing byte accepted");
+	TEST_ASSERT(!tp__parse_tracing_data(b.p, b.len, NULL), "trailing byte accepted");
 	buf__release(&b);
 	return TEST_OK;
 }

@@ -17,7 +17,7 @@ static int test_tracing_data(struct test_ctx *ctx)
 		TEST_SKIP_BECAUSE(ctx, "no tracefs or no sched:sched_switch");
 	TEST_ASSERT(!tp__tracing_data(&b, events, nr) && !b.err, "build");
 	TEST_ASSERT(b.len > 100 && !memcmp(b.p, "\027\010\104tracing0.6", 14), "magic+version");
-	tep = tp__parse_tracing_data(b.p, b.len);
+	tep = tp__parse_tracing_data(b.p, b.len, NULL);
 	TEST_ASSERT(tep, "parse back");
 	ev = tep_find_event(tep, id);
 	TEST_ASSERT(ev && !strcmp(ev->name, "sched_switch") && !strcmp(ev->system, "sched"),
@@ -26,7 +26,7 @@ static int test_tracing_data(struct test_ctx *ctx)
 	tep_free(tep);
 	/* every truncation is refused, never read past */
 	for (size_t cut = 0; cut < b.len; cut += 13) {
-		tep = tp__parse_tracing_data(b.p, cut);
+		tep = tp__parse_tracing_data(b.p, cut, NULL);
 		TEST_ASSERT(!tep || cut > b.len - 64, "truncated at %zu accepted", cut);
 		if (tep)
 			tep_free(tep);

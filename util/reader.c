@@ -227,7 +227,23 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 	const void *td = reader__feature(r, HEADER_TRACING_DATA, &tsize);
 
 	if (td) {
-		r->tep = tp__parse_tracing_data(td, tsize);
+		struct id_hash described = { 0 };
+
+		r->tep = tp__parse_tracing_data(td, tsize, &described);
+		/* as the stock perf: a tracepoint the section does not describe
+		 * at all makes the file unreadable (one described by a format
+		 * too broken to use only loses its decoding) */
+		for (int i = 0; r->tep && i < r->nr_evsels; i++) {
+			const struct perf_event_attr *a = &r->evsels[i].attr;
+
+			if (a->type == PERF_TYPE_TRACEPOINT && !id_hash__find(&described, a->config)) {
+				snprintf(err, errsz, "%s: cannot find event format for %llu", path,
+					 (unsigned long long)a->config);
+				id_hash__exit(&described);
+				return -EINVAL;
+			}
+		}
+		id_hash__exit(&described);
 		if (!r->tep)
 			return fail(err, errsz, path, "malformed TRACING_DATA section");
 	}

@@ -1,4 +1,5 @@
 #include "util/tp.h"
+#include "util/id-hash.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -446,7 +447,17 @@ static char *tp__printk_filter(char *s)
 	return s;
 }
 
-struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len)
+/* The "ID: N" line of an event format, or 0. */
+static u64 tp__format_id(const char *fmt)
+{
+	const char *at = !strncmp(fmt, "ID: ", 4) ? fmt : strstr(fmt, "\nID: ");
+
+	if (!at)
+		return 0;
+	return strtoull(at + (at == fmt ? 4 : 5), NULL, 10);
+}
+
+struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids)
 {
 	struct cursor c = { blob, (const char *)blob + len, 0 };
 	struct tep_handle *tep = tep_alloc();
@@ -496,7 +507,12 @@ struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len)
 			s = cur_dup(&c, n);
 			if (!s)
 				goto bad;
-			/* a bad format leaves its event out: its samples are not decoded */
+			/* a bad format leaves its event out: its samples are not
+			 * decoded, but the event is known to be described */
+			if (ids && id_hash__add(ids, tp__format_id(s), tep)) {
+				free(s);
+				goto bad;
+			}
 			if (tp__format_ok(s, n))
 				tep_parse_event(tep, s, n, sys);
 			free(s);

@@ -29,9 +29,12 @@ int tp__for_each_match(const char *sys_glob, const char *name_glob,
  * tracepoints (stock perf's layout, version 0.6) to out. 0 or -errno. */
 int tp__tracing_data(struct buf *out, const char *const *events, int nr);
 
+struct id_hash;
 /* Builds a libtraceevent handle from a TRACING_DATA blob read from a file;
- * every size is checked against len. NULL with errno = EINVAL on a
- * malformed blob. The caller frees it with tep_free(). */
-struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len);
+ * every size is checked against len. ids (if not NULL) gets the id of every
+ * event the blob describes, including those whose format is left out as
+ * unsafe. NULL with errno = EINVAL on a malformed blob. The caller frees it
+ * with tep_free(). */
+struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids);
 
 #endif

@@ -79,4 +79,15 @@ off=$(( $("$STOCK" report -i good.data --header-only 2>/dev/null | awk '/data of
 cp good.data badrec.data
 printf '\x01\x00\x00\x00\x00\x00\x07\x00' | dd of=badrec.data bs=1 seek=$off conv=notrunc 2>/dev/null
 expect_error 1 "bad size 7" -- script -i badrec.data
+# a tracepoint whose id TRACING_DATA does not describe: the stock perf
+# refuses the file ("cannot find event format"), and so does ours
+if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_close ]; then
+	"$PERF" record -q -o tp.data -c 1 -e syscalls:sys_enter_close -- true || fail "record tp.data"
+	attrs=$(od -An -t u8 -j 24 -N 8 tp.data | tr -d ' ')
+	cp tp.data noformat.data
+	# attr.config (8 bytes into the first attr) := 3999999999
+	printf '\xff\x27\x6b\xee\x00\x00\x00\x00' | dd of=noformat.data bs=1 seek=$((attrs + 8)) conv=notrunc 2>/dev/null
+	"$STOCK" report --stats -i noformat.data > /dev/null 2>&1 && fail "the stock perf reads noformat.data: test broken"
+	expect_error 1 "cannot find event format for 3999999999" -- script -i noformat.data
+fi
 exit 0
