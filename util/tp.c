@@ -3,9 +3,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -457,12 +459,41 @@ static u64 tp__format_id(const char *fmt)
 	return strtoull(at + (at == fmt ? 4 : 5), NULL, 10);
 }
 
+/* Would libtraceevent register this event at all? Asked in a child with
+ * its output silenced, since the format already failed our safety checks
+ * and libtraceevent may crash or leak on it: the answer is what the stock
+ * perf, which parses it in-process, makes of the file. */
+static int tp__format_parses(const char *fmt, size_t n, const char *sys)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		struct tep_handle *tep = tep_alloc();
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		if (tep)
+			tep_parse_event(tep, fmt, n, sys);
+		_exit(tep && tep_find_event(tep, tp__format_id(fmt)) ? 0 : 1);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids)
 {
 	struct cursor c = { blob, (const char *)blob + len, 0 };
 	struct tep_handle *tep = tep_alloc();
 	const char *magic, *version, *sys;
 	u32 count, nsys, page_size;
+	int ok;
 	u8 long_size;
 	char *s;
 	u64 n;
@@ -508,13 +539,16 @@ struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct i
 			if (!s)
 				goto bad;
 			/* a bad format leaves its event out: its samples are not
-			 * decoded, but the event is known to be described */
-			if (ids && id_hash__add(ids, tp__format_id(s), tep)) {
+			 * decoded; the event counts as described if libtraceevent
+			 * (so the stock perf) would still take it */
+			ok = tp__format_ok(s, n);
+			if (ok)
+				tep_parse_event(tep, s, n, sys);
+			if (ids && (ok || tp__format_parses(s, n, sys)) &&
+			    id_hash__add(ids, tp__format_id(s), tep)) {
 				free(s);
 				goto bad;
 			}
-			if (tp__format_ok(s, n))
-				tep_parse_event(tep, s, n, sys);
 			free(s);
 		}
 	}

@@ -89,5 +89,11 @@ if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_close ]; then
 	printf '\xff\x27\x6b\xee\x00\x00\x00\x00' | dd of=noformat.data bs=1 seek=$((attrs + 8)) conv=notrunc 2>/dev/null
 	"$STOCK" report --stats -i noformat.data > /dev/null 2>&1 && fail "the stock perf reads noformat.data: test broken"
 	expect_error 1 "cannot find event format for 3999999999" -- script -i noformat.data
+	# a format libtraceevent cannot take at all ('name:' garbled) describes
+	# nothing either, for the stock perf as for ours
+	LC_ALL=C sed 's/name: sys_enter_close/naie: sys_enter_close/' tp.data > badname.data
+	cmp -s tp.data badname.data && fail "no format to garble in tp.data"
+	"$STOCK" report --stats -i badname.data > /dev/null 2>&1 && fail "the stock perf reads badname.data: test broken"
+	expect_error 1 "cannot find event format for" -- script -i badname.data
 fi
 exit 0
