@@ -394,7 +394,7 @@ static int targeted(struct fuzz *f, const char *seed)
 	eh = (void *)(p + off);
 	eh->type += 40;
 	rc = script_msgs(f, p, len, msg, sizeof(msg));
-	TEST_ASSERT(rc && strstr(msg, "unknown type"), "rc %d, said: %s", rc, msg);
+	TEST_ASSERT(rc && strstr(msg, "unsupported type"), "rc %d, said: %s", rc, msg);
 	eh->type -= 40;
 	/* a sample whose id no event has (IDENTIFIER is its first field) */
 	for (eh = (void *)(p + off); eh->type != PERF_RECORD_SAMPLE; eh = (void *)((char *)eh + eh->size))

@@ -51,10 +51,13 @@ static int collect_record(struct perf_reader *r, const struct perf_event_header 
 {
 	struct collect *c = arg;
 
-	/* the kernel's types up to AUX_OUTPUT_HW_ID (21), perf's own from 64
-	 * to FINISHED_INIT: anything else is refused, as the stock perf does */
-	if (h->type == 0 || (h->type > 21 && h->type < USER_TYPE_START) ||
-	    h->type > PERF_RECORD_FINISHED_INIT) {
+	/* the kernel's types up to AUX_OUTPUT_HW_ID (21), and of perf's own
+	 * those this perf record writes (FINISHED_ROUND, FINISHED_INIT):
+	 * anything else is refused. The stock perf checks the bodies of its
+	 * other user types (HEADER_ATTR, ID_INDEX, EVENT_UPDATE...) and
+	 * refuses a file with a lie in one; this reader decodes none of them. */
+	if (h->type == 0 || (h->type > 21 && h->type != PERF_RECORD_FINISHED_ROUND &&
+			     h->type != PERF_RECORD_FINISHED_INIT)) {
 		c->bad_off = off;
 		c->bad_type = h->type;
 		return -EBADMSG;
@@ -322,7 +325,7 @@ int script__run(const struct script_opts *o)
 	trace_seq_init(&s.seq);
 	rc = reader__for_each(&s.reader, collect_record, &c, err, sizeof(err));
 	if (rc == -EBADMSG)
-		snprintf(err, sizeof(err), "record at offset %#llx: unknown type %u",
+		snprintf(err, sizeof(err), "record at offset %#llx: unsupported type %u (this perf script reads the files of this perf record)",
 			 (unsigned long long)c.bad_off, c.bad_type);
 	if (rc) {
 		fprintf(o->msg, "perf script: %s: %s\n", o->input,
