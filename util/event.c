@@ -97,3 +97,17 @@ const char *event__type_name(u32 type)
 		return names[type];
 	return "UNKNOWN";
 }
+
+u64 event__cut_oldest(struct buf *b, size_t keep)
+{
+	size_t cut = 0;
+	u64 n = 0;
+
+	while (cut < b->len && b->len - cut > keep) {
+		cut += ((const struct perf_event_header *)(b->p + cut))->size;
+		n++;
+	}
+	memmove(b->p, b->p + cut, b->len - cut);
+	b->len -= cut;
+	return n;
+}

@@ -39,4 +39,10 @@ int event__parse_id(const struct perf_event_header *h, u64 sample_type, struct s
 
 const char *event__type_name(u32 type);
 
+/* Drops whole records from the front of b (a log of records, oldest first)
+ * until at most keep bytes remain; a bounded log keeps its newest half
+ * this way, one memmove per cut rather than one per record. Returns the
+ * number of records dropped. */
+u64 event__cut_oldest(struct buf *b, size_t keep);
+
 #endif

@@ -127,16 +127,9 @@ static int pending__add(struct drain_sink *sink, const struct perf_event_header 
 {
 	struct buf *b = sink->pending;
 
-	if (sink->pending_max && b->len + h->size > sink->pending_max) {
-		size_t cut = 0;
-
-		while (cut < b->len && b->len - cut + h->size > sink->pending_max / 2) {
-			cut += ((const struct perf_event_header *)(b->p + cut))->size;
-			sink->pending_dropped++;
-		}
-		memmove(b->p, b->p + cut, b->len - cut);
-		b->len -= cut;
-	}
+	if (sink->pending_max && b->len + h->size > sink->pending_max)
+		sink->pending_dropped += event__cut_oldest(b, sink->pending_max / 2 -
+							   MIN(h->size, sink->pending_max / 2));
 	buf__add(b, h, h->size);
 	return b->err;
 }

@@ -135,15 +135,10 @@ int tracking__prune(struct tracking *t, u64 before)
 	free(d.offs);
 	/* over the cap: the oldest go first, and are counted as evicted */
 	if (t->cap && t->log.len > t->cap) {
-		size_t cut = 0;
+		u64 n = event__cut_oldest(&t->log, t->cap / 2);
 
-		while (cut < t->log.len && t->log.len - cut > t->cap / 2) {
-			cut += ((struct perf_event_header *)(t->log.p + cut))->size;
-			t->evicted_records++;
-			t->nr_records--;
-		}
-		memmove(t->log.p, t->log.p + cut, t->log.len - cut);
-		t->log.len -= cut;
+		t->evicted_records += n;
+		t->nr_records -= n;
 	}
 	return err;
 }
