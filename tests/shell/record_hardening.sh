@@ -88,11 +88,8 @@ wait $rec || fail "normal mode with --control: exit status"
 "$PERF" record -q -e cpu-clock -o k9.data -- "$PERF" test -w spin 10 &
 rec=$!
 BG_PIDS+=($rec)
-for _ in $(seq 100); do
-	ls -l /proc/$rec/fd 2>/dev/null | grep -q "$TMP/" && break
-	sleep 0.05
-done
-ls -l /proc/$rec/fd 2>/dev/null | grep -q "$TMP/" || fail "kill -9: the recorder never opened its file"
+has_output_open() { ls -l /proc/$rec/fd | grep -q "$TMP/"; }
+wait_until "kill -9: the recorder never opened its file" has_output_open
 child=$(pgrep -P $rec)
 kill -9 $rec
 wait $rec 2>/dev/null
