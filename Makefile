@@ -12,7 +12,7 @@ O       ?= build
 OPTFLAGS ?= -O2 -g
 CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
            $(shell pkg-config --cflags $(PKGS))
-LDLIBS  += $(shell pkg-config --libs $(PKGS))
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c \
@@ -48,7 +48,13 @@ Documentation/%.1: Documentation/%.txt
 demo: perf
 	tests/demo
 
-bench: perf
+# the dump pipeline alone, on synthetic rings (bench/dump-pipeline.c)
+$(O)/dump-pipeline: $(O)/bench/dump-pipeline.o $(filter $(O)/util/%,$(OBJS))
+	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(O)/bench/dump-pipeline.d
+
+bench: perf $(O)/dump-pipeline
 	bench/run
 
 clean:

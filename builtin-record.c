@@ -7,7 +7,7 @@
 #include "util/evlist.h"
 #include "util/parse-events.h"
 #include "util/parse-options.h"
-#include "util/record-session.h"
+#include "util/record.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NR_FIXED_FDS 2	/* signalfd, control fd */
+#define NR_FIXED_FDS 3	/* signalfd, control fd, dump writer */
 #define CONTROL_READ_BUDGET (64 << 10)	/* control bytes served per loop round */
 
 static const char *const record_usage[] = {
@@ -218,6 +218,7 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 		return NULL;
 	pfd[0] = (struct pollfd){ .fd = rec->sig_fd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = rec->control.ctl_fd, .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = writer__fd(&rec->writer), .events = POLLIN };
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 
@@ -234,6 +235,15 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 }
 
 enum { RUNNING, STOP_SIGNAL, STOP_CHILD, STOP_HUP };
+
+/* One switch, however many triggers ask: the first one's time is when the
+ * dump was asked for. */
+static void record__ask_switch(struct record *rec)
+{
+	if (!rec->switch_pending)
+		rec->trigger_ns = now_ns();
+	rec->switch_pending = 1;
+}
 
 /* Reads pending signals: returns why to stop, or RUNNING. A SIGUSR2 (any
  * number of them) asks for one switch. */
@@ -256,17 +266,11 @@ static int record__handle_signals(struct record *rec)
 			break;
 		case SIGUSR2:
 			if (rec->so.kind == SWITCH_SIGNAL)
-				rec->switch_pending = 1;
+				record__ask_switch(rec);
 			break;
 		}
 	}
 	return why;
-}
-
-static void record__send_acks(struct record *rec)
-{
-	for (; rec->acks_owed > 0; rec->acks_owed--)
-		control__ack(&rec->control);
 }
 
 /* Serves the commands that are queued (up to a pipe's worth, so a writer
@@ -288,7 +292,7 @@ static void record__control(struct record *rec, struct pollfd *pfd, int *why)
 		budget -= n > 0 ? MIN(budget, (size_t)n) : 0;
 		while (*why == RUNNING && (cmd = control__next(&rec->control)) != CTL_NONE) {
 			if (cmd == CTL_SNAPSHOT && rec->so.kind) {
-				rec->switch_pending = 1;
+				record__ask_switch(rec);
 				rec->acks_owed++;
 				continue;
 			}
@@ -318,6 +322,8 @@ static int record__poll_timeout(struct record *rec)
 {
 	int ms = 1000;
 
+	if (writer__busy(&rec->writer))
+		return ms;	/* triggers wait for the writer, which wakes the loop */
 	if (rec->so.kind == SWITCH_SIZE)
 		ms = 100;
 	if (rec->so.kind == SWITCH_TIME) {
@@ -330,6 +336,8 @@ static int record__poll_timeout(struct record *rec)
 
 static int record__switch_due(struct record *rec)
 {
+	if (writer__busy(&rec->writer))
+		return 0;	/* served once the dump in progress is written */
 	return rec->switch_pending || record__size_reached(rec) ||
 	       (rec->so.kind == SWITCH_TIME && now_ns() >= rec->next_switch);
 }
@@ -365,6 +373,12 @@ static int record__loop(struct record *rec, int *why_out)
 			why = record__handle_signals(rec);
 		if (why == RUNNING && pfd[1].revents)
 			record__control(rec, &pfd[1], &why);
+		if (pfd[2].revents) {
+			struct dump *d = writer__reap(&rec->writer);
+
+			if (d)
+				record__dump_done(rec, d);
+		}
 		if (why != RUNNING)
 			break;
 		for (int i = NR_FIXED_FDS; i < nr; i++) {
@@ -384,7 +398,6 @@ static int record__loop(struct record *rec, int *why_out)
 		}
 		if (record__switch_due(rec)) {
 			err = record__switch(rec);
-			record__send_acks(rec);
 			if (err)
 				break;
 		}
@@ -524,6 +537,49 @@ static int record__check_opts(struct record *rec)
 	return 0;
 }
 
+/* Overwrite mode: the kernel rings and the capture buffers must fit in
+ * memory, said now rather than at the first dump. 0 or -ENOMEM with
+ * rec->err set. */
+static int record__check_memory(struct record *rec)
+{
+	u64 ring = rec->opts.bwd_mmap_bytes, avail = mem_available(), need;
+	int nr = rec->evlist->cpus->nr;
+
+	if (!rec->opts.overwrite || !avail)
+		return 0;
+	need = nr * (ring + rec->opts.mmap_bytes) + dump__memory(nr, ring);
+	if (need <= avail)
+		return 0;
+	snprintf(rec->err, sizeof(rec->err), "--overwrite: %d rings of %lluM and their capture "
+		 "buffers need %lluM, only %lluM of memory is available: use a smaller -m", nr,
+		 (unsigned long long)(ring >> 20), (unsigned long long)(need >> 20),
+		 (unsigned long long)(avail >> 20));
+	return -ENOMEM;
+}
+
+/* Overwrite mode: capture buffers for every ring, and the dump writer. */
+static int record__setup_dumps(struct record *rec)
+{
+	int err;
+
+	rec->dump = dump__new(rec->evlist, record__id_sample_type(rec->evlist), &rec->dump_opts);
+	if (!rec->dump) {
+		err = -errno;
+		snprintf(rec->err, sizeof(rec->err), "capture buffers: %s", strerror(errno));
+		return err;
+	}
+	err = writer__start(&rec->writer);
+	if (err) {
+		snprintf(rec->err, sizeof(rec->err), "dump writer: %s", strerror(-err));
+		return err;
+	}
+	if (rec->opts.verbose)
+		pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK ]\n",
+		       rec->dump->nr_rings, (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
+		       (unsigned long long)(rec->dump->memory >> 10));
+	return 0;
+}
+
 /* --switch-output-event: a forward event whose samples trigger a switch. */
 static int record__add_switch_event(struct record *rec)
 {
@@ -551,6 +607,7 @@ int cmd_record(int argc, const char **argv)
 		.data = { .fd = -1 },
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
 		.control = { .ctl_fd = -1, .ack_fd = -1 },
+		.writer = { .efd = -1 },
 		.tracking_max = TRACKING_MAX_DEFAULT,
 		.pending_max = PENDING_MAX_DEFAULT,
 	};
@@ -657,8 +714,12 @@ int cmd_record(int argc, const char **argv)
 		err = evlist__open(rec.evlist, rec.err, sizeof(rec.err),
 				   opts->quiet ? -1 : opts->verbose);
 	if (!err)
+		err = record__check_memory(&rec);
+	if (!err)
 		err = evlist__mmap(rec.evlist, opts->mmap_bytes, opts->bwd_mmap_bytes,
 				   rec.err, sizeof(rec.err));
+	if (!err && opts->overwrite)
+		err = record__setup_dumps(&rec);
 	if (err) {
 		pr_err("perf record: %s\n", rec.err);
 		goto out;
@@ -687,10 +748,14 @@ int cmd_record(int argc, const char **argv)
 
 	evlist__disable(rec.evlist);
 	if (opts->overwrite) {
-		/* the last moments: one more dump, even after a failed one */
+		/* the dump in progress is finished, then the last moments: one
+		 * more dump, even after a failed one */
+		struct dump *d = writer__wait(&rec.writer);
 		int dump_err;
 
-		rec.dump_opts.last = 1;
+		if (d)
+			record__dump_done(&rec, d);
+		rec.dump->opts.last = 1;
 		dump_err = record__dump(&rec);
 
 		if (!err && dump_err != -ENODATA)
@@ -698,7 +763,7 @@ int cmd_record(int argc, const char **argv)
 	} else {
 		err = record__end_file(&rec, err);
 	}
-	record__send_acks(&rec);
+	record__send_acks(&rec, &rec.acks_owed);
 	if (opts->workload)
 		status = record__wait_workload(&rec, why == STOP_SIGNAL);
 	record__print_summary(&rec);
@@ -711,6 +776,8 @@ out_abort:
 	perf_data__abort(&rec.data);
 out:
 	workload__finish(&rec.workload, 1);
+	writer__stop(&rec.writer);
+	dump__delete(rec.dump);
 	tracking__exit(&rec.tracking);
 	buf__release(&rec.pending);
 	switch_output__exit(&rec.so);

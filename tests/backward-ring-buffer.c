@@ -4,7 +4,7 @@
 #include "util/cpumap.h"
 #include "util/evlist.h"
 #include "util/parse-events.h"
-#include "util/snapshot.h"
+#include "util/ring-copy.h"
 #include "util/tp.h"
 
 #include <errno.h>
@@ -108,18 +108,15 @@ static struct evlist *open_backward(size_t ring_bytes, char *err, size_t errsz, 
 	return l;
 }
 
-static int capture(struct evlist *l, struct counts *c)
+static int capture(struct ring_copy *rc, struct counts *c, u64 id)
 {
-	struct ring_copy rc;
-
 	memset(c, 0, sizeof(*c));
 	c->tid = gettid();
-	c->id = l->entries[0]->id[0];
-	if (ring_copy__capture(&rc, &l->bwd[0], 0))
+	c->id = id;
+	ring_copy__capture(rc, 0);
+	if (ring_copy__index(rc))
 		return -1;
-	ring_copy__index(&rc);
-	count_copy(&rc, c);
-	ring_copy__release(&rc);
+	count_copy(rc, c);
 	return 0;
 }
 
@@ -128,6 +125,7 @@ static int test_backward(struct test_ctx *ctx)
 	char err[512] = "", saved[16] = "";
 	struct counts c;
 	struct evlist *l;
+	struct ring_copy rc;
 	int ret, n = 1000;
 
 	if (!tp__dir() || tp__id("syscalls", "sys_enter_prctl") < 0)
@@ -140,11 +138,12 @@ static int test_backward(struct test_ctx *ctx)
 		TEST_SKIP_BECAUSE(ctx, "no permission to open the tracepoint");
 	TEST_ASSERT(l, "open: %s", err);
 	TEST_ASSERT(l->bwd && l->bwd[0].pc && !l->fwd[0].pc, "one backward ring only");
+	TEST_ASSERT(!ring_copy__init(&rc, &l->bwd[0]), "capture buffer");
 	evlist__enable(l);
 	rename_n("wl-%d", 0, n);
 	evlist__disable(l);
 	prctl(PR_SET_NAME, saved);
-	TEST_ASSERT(!capture(l, &c), "capture");
+	TEST_ASSERT(!capture(&rc, &c, l->entries[0]->id[0]), "capture");
 	TEST_LOG(ctx, "  big ring: %d samples, %d comms, lost %llu\n", c.samples, c.comms,
 		 (unsigned long long)c.lost);
 	TEST_ASSERT(c.samples == n && c.comms == n && !c.bad, "samples %d comms %d bad %d",
@@ -156,7 +155,7 @@ static int test_backward(struct test_ctx *ctx)
 	rename_n("wl-%d", n, 10);
 	evlist__disable(l);
 	prctl(PR_SET_NAME, saved);
-	TEST_ASSERT(!capture(l, &c), "capture 2");
+	TEST_ASSERT(!capture(&rc, &c, l->entries[0]->id[0]), "capture 2");
 	TEST_ASSERT(c.samples == 10 && c.comms == 10 && c.first_comm == n, "second capture: "
 		    "%d samples %d comms from wl-%d", c.samples, c.comms, c.first_comm);
 
@@ -168,7 +167,7 @@ static int test_backward(struct test_ctx *ctx)
 	rename_n("wl-%d", n + 10, 1);
 	evlist__disable(l);
 	prctl(PR_SET_NAME, saved);
-	TEST_ASSERT(!capture(l, &c), "capture 3");
+	TEST_ASSERT(!capture(&rc, &c, l->entries[0]->id[0]), "capture 3");
 	TEST_LOG(ctx, "  paused: %d samples, %d comms, lost %llu, paused names %d\n",
 		 c.samples, c.comms, (unsigned long long)c.lost, c.paused_names);
 	TEST_ASSERT(!c.paused_names, "records made while paused are present");
@@ -176,23 +175,26 @@ static int test_backward(struct test_ctx *ctx)
 		    (unsigned long long)c.lost);
 	TEST_ASSERT(c.samples == 1 && c.comms == 1, "after resume: %d samples %d comms",
 		    c.samples, c.comms);
+	ring_copy__exit(&rc);
 	evlist__delete(l);
 
 	/* 4. one page that wraps many times: every record read is intact and
 	 * they are the newest ones, without gaps */
 	l = open_backward(sysconf(_SC_PAGESIZE), err, sizeof(err), &ret);
 	TEST_ASSERT(l, "open one page: %s", err);
+	TEST_ASSERT(!ring_copy__init(&rc, &l->bwd[0]), "capture buffer");
 	evlist__enable(l);
 	rename_n("wl-%d", 0, n);
 	evlist__disable(l);
 	prctl(PR_SET_NAME, saved);
-	TEST_ASSERT(!capture(l, &c), "capture one page");
+	TEST_ASSERT(!capture(&rc, &c, l->entries[0]->id[0]), "capture one page");
 	TEST_LOG(ctx, "  one page: %d samples, %d comms, newest wl-%d, bad %d\n", c.samples,
 		 c.comms, c.last_comm, c.bad);
 	TEST_ASSERT(c.samples > 5 && c.comms > 5 && !c.bad, "intact records");
 	TEST_ASSERT(c.last_comm == n - 1 && !c.comm_gaps, "newest wl-%d, gaps %d", c.last_comm,
 		    c.comm_gaps);
 	TEST_ASSERT(c.samples < n, "a one-page ring cannot hold %d samples", c.samples);
+	ring_copy__exit(&rc);
 	evlist__delete(l);
 	return TEST_OK;
 }

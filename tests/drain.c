@@ -56,14 +56,14 @@ static int test_drain(struct test_ctx *ctx)
 	m->pc = &img->pc;
 	m->data = img->data;
 	m->mask = RING_SIZE - 1;
-	m->prev = pos;
+	m->tail = pos;
 	m->scratch = malloc(1 << 16);
 	if (!m->scratch)
 		goto out;
 
 	put_sample(m, pos, BIG, 1);
 	img->pc.data_head = pos + BIG;
-	w = record__drain_forward(l, &sink, &st);
+	w = drain__forward(l, &sink, &st);
 	if (w != BIG || pending.len != BIG || !body_is((void *)pending.p, BIG, 1)) {
 		fprintf(stderr, "  FAILED: a %d-byte record wrapping the end: drained %lld, "
 			"kept %zu bytes\n", BIG, (long long)w, pending.len);
@@ -75,7 +75,7 @@ static int test_drain(struct test_ctx *ctx)
 	for (u8 seq = 2; seq <= 4; seq++, pos += BIG)
 		put_sample(m, pos, BIG, seq);
 	img->pc.data_head = pos;
-	w = record__drain_forward(l, &sink, &st);
+	w = drain__forward(l, &sink, &st);
 	if (w != 3 * BIG || sink.pending_dropped != 3 || pending.len != BIG ||
 	    !body_is((void *)pending.p, BIG, 4)) {
 		fprintf(stderr, "  FAILED: cap: drained %lld, dropped %llu, kept %zu bytes\n",

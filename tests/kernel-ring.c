@@ -50,9 +50,9 @@ static void drain(struct evlist *l, struct counts *c)
 	struct mmap *m = &l->fwd[0];
 	u64 head = mmap__read_head(m);
 
-	mmap__for_each(m, m->prev, head, count_rec, c);
+	mmap__for_each(m, m->tail, head, count_rec, c);
 	mmap__write_tail(m, head);
-	m->prev = head;
+	m->tail = head;
 }
 
 static void prctls(int from, int n)

@@ -2,7 +2,9 @@
  * common window, deferral, the time merge, triggers, rotation, pruning. */
 #include "tests/tests.h"
 #include "util/event.h"
-#include "util/snapshot.h"
+#include "util/merge.h"
+#include "util/prelude.h"
+#include "util/ring-copy.h"
 #include "util/switch-output.h"
 #include "util/tracking.h"
 
@@ -49,18 +51,32 @@ static void put_backward(struct image *img, u16 size, u64 seq)
 	img->pc.data_head = img->head;
 }
 
-static u64 time_of(const struct perf_event_header *h, void *arg)
+/* A capture of an image as if the previous capture had seen head prev. */
+static int capture_image(struct ring_copy *rc, struct image *img, u64 prev)
 {
-	(void)arg;
-	return snapshot__sample_time(h);
+	if (!rc->buf && ring_copy__init(rc, &img->m))
+		return -1;
+	rc->last_head = prev;
+	ring_copy__capture(rc, 0);
+	return 0;
+}
+
+static int copy_image(struct ring_copy *rc, struct image *img, u64 prev)
+{
+	return capture_image(rc, img, prev) || ring_copy__index(rc) ? -1 : 0;
+}
+
+static u64 time_at(const struct ring_copy *rc, u64 i)
+{
+	return event__time(ring_copy__record(rc, i), ST);
 }
 
 /* Every indexed record intact, oldest first, seqs consecutive ending at last. */
 static int check_copy(struct ring_copy *rc, u64 last, u64 *first)
 {
 	for (u64 i = 0; i < rc->nr; i++) {
-		const unsigned char *r = (const unsigned char *)rc->buf + rc->offs[i];
-		u64 seq = snapshot__sample_time((const void *)r);
+		const unsigned char *r = (const unsigned char *)ring_copy__record(rc, i);
+		u64 seq = time_at(rc, i);
 		u16 size = ((const struct perf_event_header *)r)->size;
 
 		if (seq != last - (rc->nr - 1 - i))
@@ -69,14 +85,14 @@ static int check_copy(struct ring_copy *rc, u64 last, u64 *first)
 			if (r[k] != (seq & 0xff))
 				return -2;
 	}
-	*first = rc->nr ? snapshot__sample_time((const void *)(rc->buf + rc->offs[0])) : 0;
+	*first = rc->nr ? time_at(rc, 0) : 0;
 	return 0;
 }
 
 static int test_ring_images(struct test_ctx *ctx)
 {
 	struct image *img = malloc(sizeof(*img));
-	struct ring_copy rc;
+	struct ring_copy rc = { 0 };
 	u64 seq, first;
 
 	(void)ctx;
@@ -85,48 +101,44 @@ static int test_ring_images(struct test_ctx *ctx)
 	image_init(img);
 	for (seq = 1; seq <= 5; seq++)
 		put_backward(img, 40 + 8 * seq, seq);
-	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, 0), "copy");
-	TEST_ASSERT(!ring_copy__index(&rc) && rc.nr == 5 && !rc.wrapped, "5 records, nr %llu",
-		    (unsigned long long)rc.nr);
+	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
+	TEST_ASSERT(rc.nr == 5 && !rc.wrapped, "5 records, nr %llu", (unsigned long long)rc.nr);
 	TEST_ASSERT(!check_copy(&rc, 5, &first) && first == 1, "order/content");
-	ring_copy__release(&rc);
+	TEST_ASSERT(rc.last_head == img->head, "the next capture starts at this head");
 
 	/* zero header: a previous head beyond what was written stops at zeros */
-	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, img->head + DATA), "copy");
-	TEST_ASSERT(!ring_copy__index(&rc) && rc.nr == 5, "zero header ends the walk: %llu",
-		    (unsigned long long)rc.nr);
-	ring_copy__release(&rc);
+	TEST_ASSERT(!copy_image(&rc, img, img->head + DATA), "copy");
+	TEST_ASSERT(rc.nr == 5, "zero header ends the walk: %llu", (unsigned long long)rc.nr);
 
 	/* only what came since the previous capture: no repeats */
 	u64 prev = img->head;
 
 	put_backward(img, 64, 6);
 	put_backward(img, 64, 7);
-	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, prev), "copy");
-	TEST_ASSERT(!ring_copy__index(&rc) && rc.nr == 2 && !check_copy(&rc, 7, &first) && first == 6,
+	TEST_ASSERT(ring_copy__fresh(&rc) == 128, "fresh bytes %llu",
+		    (unsigned long long)ring_copy__fresh(&rc));
+	TEST_ASSERT(!copy_image(&rc, img, prev), "copy");
+	TEST_ASSERT(rc.nr == 2 && !check_copy(&rc, 7, &first) && first == 6,
 		    "since prev: %llu", (unsigned long long)rc.nr);
-	ring_copy__release(&rc);
 
 	/* wrapped three times with odd sizes: records cross the end of the data
 	 * area, the oldest one is torn and dropped, the rest are the newest */
 	for (seq = 8; seq < 8 + 300; seq++)
 		put_backward(img, 40 + 8 * (seq % 7), seq);
-	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, 0), "copy");
-	ring_copy__index(&rc);
+	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
 	TEST_LOG(ctx, "  wrapped: %llu records kept\n", (unsigned long long)rc.nr);
 	TEST_ASSERT(rc.wrapped && rc.nr > 40 && rc.nr < 100, "wrapped, nr %llu",
 		    (unsigned long long)rc.nr);
 	TEST_ASSERT(!check_copy(&rc, 307, &first), "newest intact records");
-	ring_copy__release(&rc);
 
 	/* a bogus size in the middle: only the records newer than it are kept */
 	u64 at = img->head + 40 + 8 * (307 % 7);	/* the second newest record */
 
 	((struct perf_event_header *)(img->data + (at & (DATA - 1))))->size = 12;
-	TEST_ASSERT(!ring_copy__from_image(&rc, &img->m, img->head, 0), "copy");
-	TEST_ASSERT(!ring_copy__index(&rc) && rc.nr == 1 && !check_copy(&rc, 307, &first), "bogus size: %llu",
+	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
+	TEST_ASSERT(rc.nr == 1 && !check_copy(&rc, 307, &first), "bogus size: %llu",
 		    (unsigned long long)rc.nr);
-	ring_copy__release(&rc);
+	ring_copy__exit(&rc);
 	free(img);
 	return TEST_OK;
 }
@@ -134,8 +146,8 @@ static int test_ring_images(struct test_ctx *ctx)
 static int test_window_and_defer(struct test_ctx *ctx)
 {
 	struct image *img = calloc(3, sizeof(*img));
-	struct ring_copy rc[3];
-	u64 first;
+	struct ring_copy rc[3] = { 0 };
+	u64 first, head0;
 
 	(void)ctx;
 	TEST_ASSERT(img, "alloc");
@@ -148,45 +160,104 @@ static int test_window_and_defer(struct test_ctx *ctx)
 		put_backward(&img[1], 48, t);
 	for (u64 t = 1; t <= 3; t++)
 		put_backward(&img[2], 64, t);
-	for (int r = 0; r < 3; r++) {
-		TEST_ASSERT(!ring_copy__from_image(&rc[r], &img[r].m, img[r].head, 0), "copy");
-		ring_copy__index(&rc[r]);
-	}
+	for (int r = 0; r < 3; r++)
+		TEST_ASSERT(!copy_image(&rc[r], &img[r], 0), "copy");
 	TEST_ASSERT(rc[0].wrapped && rc[1].wrapped && !rc[2].wrapped, "wrap flags");
-	u64 o0 = snapshot__sample_time((const void *)(rc[0].buf + rc[0].offs[0]));
-	u64 o1 = snapshot__sample_time((const void *)(rc[1].buf + rc[1].offs[0]));
+	u64 o0 = time_at(&rc[0], 0), o1 = time_at(&rc[1], 0);
 
-	TEST_ASSERT(snapshot__window_start(rc, 3, time_of, NULL) == MAX(o0, o1),
+	TEST_ASSERT(ring_copy__window_start(rc, 3, ST) == MAX(o0, o1),
 		    "window start %llu, oldest %llu %llu",
-		    (unsigned long long)snapshot__window_start(rc, 3, time_of, NULL),
+		    (unsigned long long)ring_copy__window_start(rc, 3, ST),
 		    (unsigned long long)o0, (unsigned long long)o1);
-	TEST_ASSERT(snapshot__window_start(&rc[2], 1, time_of, NULL) == 0, "no wrap, no window");
+	TEST_ASSERT(ring_copy__window_start(&rc[2], 1, ST) == 0, "no wrap, no window");
 
 	/* defer: records newer than 195 go back to the ring for next time */
-	rc[0].m = &img[0].m;
-	rc[0].head = img[0].head;
-	TEST_ASSERT(ring_copy__defer_after(&rc[0], 195, time_of, NULL) == 5, "5 deferred");
-	TEST_ASSERT(!check_copy(&rc[0], 195, &first), "kept up to 195");
-	TEST_ASSERT(img[0].m.prev == img[0].head + 5 * 64, "prev points at the deferred ones");
+	head0 = img[0].head;
+	TEST_ASSERT(!capture_image(&rc[0], &img[0], 0), "capture");
+	TEST_ASSERT(ring_copy__defer_after(&rc[0], 195, ST) == 5, "5 deferred");
+	TEST_ASSERT(!ring_copy__index(&rc[0]) && !check_copy(&rc[0], 195, &first), "kept up to 195");
+	TEST_ASSERT(rc[0].last_head == head0 + 5 * 64, "the next capture starts at the deferred ones");
+	/* and it reads them, and only them */
+	TEST_ASSERT(!copy_image(&rc[0], &img[0], rc[0].last_head), "copy");
+	TEST_ASSERT(rc[0].nr == 5 && !check_copy(&rc[0], 200, &first) && first == 196,
+		    "deferred records come next: %llu from %llu", (unsigned long long)rc[0].nr,
+		    (unsigned long long)first);
 	for (int r = 0; r < 3; r++)
-		ring_copy__release(&rc[r]);
+		ring_copy__exit(&rc[r]);
 	free(img);
 	return TEST_OK;
 }
 
+/* A sample with the time t in a buffer of records, its offset in *offs. */
+static void put_sample(struct buf *b, u32 *offs, u64 *n, u64 t, u32 pid)
+{
+	u64 rec[6] = { 0 };
+	struct perf_event_header *h = (void *)rec;
+
+	h->type = PERF_RECORD_SAMPLE;
+	h->size = sizeof(rec);
+	memcpy((char *)rec + SAMPLE_PID_OFFSET, &pid, 4);
+	memcpy((char *)rec + SAMPLE_TIME_OFFSET, &t, 8);
+	offs[(*n)++] = b->len;
+	buf__add(b, rec, sizeof(rec));
+}
+
 static int test_merge(struct test_ctx *ctx)
 {
-	struct perf_event_header h[6];
-	u64 times[6] = { 30, 10, 20, 10, 0, 20 };
-	struct merge_ref refs[6];
+	/* three sorted streams with ties across them */
+	static const u64 times[3][4] = { { 10, 20, 20, 40 }, { 5, 20, 30, 0 }, { 20, 25, 0, 0 } };
+	static const int lens[3] = { 4, 3, 2 };
+	static const int want[][2] = { { 1, 0 }, { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 1 },
+				       { 2, 0 }, { 2, 1 }, { 1, 2 }, { 0, 3 } };
+	struct buf b[3] = { 0 };
+	u32 offs[3][4];
+	struct merge m = { 0 };
+	const struct perf_event_header *h;
+	struct timed_ref refs[6], scratch[6];
+	u64 t, n;
+	int k = 0;
 
 	(void)ctx;
-	for (int i = 0; i < 6; i++)
-		refs[i] = (struct merge_ref){ &h[i], times[i], i };
-	snapshot__sort(refs, 6);
-	TEST_ASSERT(refs[0].h == &h[4] && refs[1].h == &h[1] && refs[2].h == &h[3] &&
-		    refs[3].h == &h[2] && refs[4].h == &h[5] && refs[5].h == &h[0],
-		    "time order, ties in arrival order");
+	TEST_ASSERT(!merge__reserve(&m, 3), "reserve");
+	for (int s = 0; s < 3; s++) {
+		n = 0;
+		for (int i = 0; i < lens[s]; i++)
+			put_sample(&b[s], offs[s], &n, times[s][i], s * 100 + i);
+	}
+	for (int s = 0; s < 3; s++)
+		m.streams[s] = (struct merge_stream){ .base = b[s].p, .offs = offs[s], .nr = lens[s] };
+	m.nr_streams = 3;
+	merge__start(&m, 0, ST);
+	while ((h = merge__next(&m, &t))) {
+		u32 pid;
+
+		memcpy(&pid, (const char *)h + SAMPLE_PID_OFFSET, 4);
+		TEST_ASSERT(k < 9 && pid == (u32)(want[k][0] * 100 + want[k][1]),
+			    "record %d: stream %u #%u, want %d #%d", k, pid / 100, pid % 100,
+			    want[k][0], want[k][1]);
+		k++;
+	}
+	TEST_ASSERT(k == 9, "%d records merged", k);
+	/* a window leaves out the older samples of the trimmed streams only */
+	m.streams[1].trim = m.streams[2].trim = 1;
+	merge__start(&m, 21, ST);
+	for (k = 0; merge__next(&m, &t); k++)
+		;
+	TEST_ASSERT(k == 6 && m.trimmed == 3, "window: %d kept, %llu trimmed", k,
+		    (unsigned long long)m.trimmed);
+	merge__exit(&m);
+	for (int s = 0; s < 3; s++)
+		buf__release(&b[s]);
+
+	/* the log sort: by time, ties in log order */
+	static const u64 lt[6] = { 30, 10, 20, 10, 0, 20 };
+
+	for (u32 i = 0; i < 6; i++)
+		refs[i] = (struct timed_ref){ lt[i], i, i };
+	merge__sort_refs(refs, scratch, 6);
+	TEST_ASSERT(refs[0].off == 4 && refs[1].off == 1 && refs[2].off == 3 &&
+		    refs[3].off == 2 && refs[4].off == 5 && refs[5].off == 0,
+		    "time order, ties in log order");
 	return TEST_OK;
 }
 
@@ -342,11 +413,102 @@ static int test_tracking(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+static void put_fork(struct tracking *t, u32 pid, u32 ppid, u64 time)
+{
+	struct buf b = { 0 };
+	struct sample_id sid = { .pid = pid, .tid = pid, .time = time };
+	size_t at = event__begin(&b, PERF_RECORD_FORK, 0);
+
+	buf__u32(&b, pid);
+	buf__u32(&b, ppid);
+	buf__u32(&b, pid);
+	buf__u32(&b, ppid);
+	buf__u64(&b, time);
+	event__end(&b, at, ST, &sid);
+	tracking__add(t, (const void *)b.p);
+	buf__release(&b);
+}
+
+/* Which pids' task records a selection holds, as a bit mask of pid / 10. */
+static unsigned selected_pids(const struct prelude *p, const char *base, int *others)
+{
+	unsigned mask = 0;
+
+	*others = 0;
+	for (u64 i = 0; i < p->nr; i++) {
+		const struct perf_event_header *h = (const void *)(base + p->offs[i]);
+		u32 pid = *(const u32 *)(h + 1);
+
+		if ((h->type == PERF_RECORD_COMM || h->type == PERF_RECORD_FORK ||
+		     h->type == PERF_RECORD_MMAP2) && pid < 100)
+			mask |= 1u << (pid / 10);
+		else
+			(*others)++;
+	}
+	return mask;
+}
+
+static int test_prelude(struct test_ctx *ctx)
+{
+	struct tracking t;
+	struct prelude p = { 0 };
+	struct buf b = { 0 };
+	u32 offs[1];
+	u64 n = 0, log_len;
+	int others;
+	unsigned mask;
+
+	(void)ctx;
+	tracking__init(&t, 0, ST);
+	put_task_named(&t, PERF_RECORD_MMAP2, (u32)-1, (u32)-1, 0, "[kernel.kallsyms]");
+	put_task(&t, PERF_RECORD_COMM, 10, 10, 1);		/* grandparent */
+	put_fork(&t, 20, 10, 5);
+	put_task(&t, PERF_RECORD_COMM, 20, 20, 6);
+	put_task(&t, PERF_RECORD_MMAP2, 20, 20, 6);
+	put_task(&t, PERF_RECORD_COMM, 30, 30, 7);		/* unrelated */
+	put_task(&t, PERF_RECORD_MMAP2, 30, 30, 7);
+	/* the grandchild's FORK was drained first (another CPU's ring): the
+	 * selection goes by time, not log order */
+	put_fork(&t, 40, 20, 8);
+	put_task(&t, PERF_RECORD_COMM, 40, 40, 9);
+	put_fork(&t, 50, 30, 9);
+	buf__add(&b, t.log.p, t.log.len);
+	log_len = b.len;
+
+	/* the samples are of 40: its records, its parent's and grandparent's, and
+	 * the kernel map */
+	TEST_ASSERT(!prelude__add_pid(&p, 40), "add");
+	TEST_ASSERT(!prelude__select(&p, b.p, b.len, log_len, ST), "select");
+	mask = selected_pids(&p, b.p, &others);
+	TEST_ASSERT(mask == (1u << 1 | 1u << 2 | 1u << 4), "tasks selected %#x", mask);
+	TEST_ASSERT(others == 1 && p.records == 7 && p.log_records == 10,
+		    "kernel map kept, %llu of %llu records", (unsigned long long)p.records,
+		    (unsigned long long)p.log_records);
+	for (u64 i = 1; i < p.nr; i++)
+		TEST_ASSERT(tracking__time(&t, (const void *)(b.p + p.offs[i - 1])) <=
+			    tracking__time(&t, (const void *)(b.p + p.offs[i])), "time order");
+
+	/* a pending forward sample of 50 brings 50 and 30 in; the sample is kept */
+	prelude__reset(&p);
+	put_sample(&b, offs, &n, 10, 50);
+	TEST_ASSERT(!prelude__add_pid(&p, 40), "add");
+	TEST_ASSERT(!prelude__select(&p, b.p, b.len, log_len, ST), "select");
+	mask = selected_pids(&p, b.p, &others);
+	TEST_ASSERT(mask == (1u << 1 | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5),
+		    "with a pending sample: %#x", mask);
+	TEST_ASSERT(others == 2 && p.records == 10, "sample and kernel map, %llu records",
+		    (unsigned long long)p.records);
+	prelude__exit(&p);
+	buf__release(&b);
+	tracking__exit(&t);
+	return TEST_OK;
+}
+
 static int test_snapshot(struct test_ctx *ctx)
 {
 	int (*const parts[])(struct test_ctx *) = {
 		test_ring_images, test_window_and_defer, test_merge, test_triggers,
-		test_rotation, test_tracking,
+		test_rotation, test_tracking, test_prelude,
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -359,6 +521,6 @@ static int test_snapshot(struct test_ctx *ctx)
 }
 
 const struct test_suite suite_snapshot = {
-	"snapshot", "Flight recorder: ring images, window, merge, triggers, rotation, tracking",
+	"snapshot", "Flight recorder: ring images, window, merge, triggers, rotation, tracking, prelude",
 	test_snapshot,
 };

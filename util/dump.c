@@ -1,227 +1,295 @@
 #include "util/dump.h"
-#include "util/buf.h"
 #include "util/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
-#include "util/snapshot.h"
 #include "util/tracking.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define IOV_BATCH 512
+/* the most iovecs one writev takes (IOV_MAX on Linux) */
+#define IOV_BATCH 1024
 /* records published after a ring's copy but stamped before it (in flight
  * on another CPU) are microseconds old: leave this much to the next dump */
 #define DEFER_SLACK_NS 1000000ULL
 
-struct dump {
-	struct ring_copy *rc;
-	int nr_rings;
-	struct merge_ref *refs;
-	u64 nr_refs;
-	u64 id_sample_type;
-};
-
-static u64 record_time(const struct perf_event_header *h, void *arg)
+void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one)
 {
-	struct dump *d = arg;
-	struct sample_id sid;
+	/* times are not sums: the worst is kept */
+	u64 capture_ns = MAX(sum->capture_ns, one->capture_ns);
+	u64 write_ns = MAX(sum->write_ns, one->write_ns);
+	u64 *s = (u64 *)sum;
+	const u64 *o = (const u64 *)one;
 
-	if (h->type == PERF_RECORD_SAMPLE)
-		return snapshot__sample_time(h);
-	return event__parse_id(h, d->id_sample_type, &sid) ? 0 : sid.time;
+	for (size_t i = 0; i < sizeof(*sum) / sizeof(u64); i++)
+		s[i] += o[i];
+	sum->capture_ns = capture_ns;
+	sum->write_ns = write_ns;
 }
 
-static void dump__release(struct dump *d)
+u64 dump__memory(int nr, u64 data_bytes)
 {
-	for (int i = 0; i < d->nr_rings; i++)
-		ring_copy__release(&d->rc[i]);
-	free(d->rc);
-	free(d->refs);
+	return nr * ring_copy__bytes(data_bytes);
 }
 
-/* Copies every backward ring, back to back, before any parsing. */
-static int dump__capture(struct dump *d, struct evlist *evlist, u64 margin)
+struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
+		       const struct dump_opts *opts)
 {
-	d->rc = calloc(evlist->nr_mmaps, sizeof(*d->rc));
+	struct dump *d = calloc(1, sizeof(*d));
+	int err = -ENOMEM;
+
+	if (!d)
+		return NULL;
+	d->evlist = evlist;
+	d->id_sample_type = id_sample_type;
+	d->opts = *opts;
+	d->rc = calloc(evlist->nr_mmaps ? evlist->nr_mmaps : 1, sizeof(*d->rc));
 	if (!d->rc)
-		return -ENOMEM;
+		goto fail;
 	for (int c = 0; c < evlist->nr_mmaps; c++) {
 		if (!evlist->bwd || !evlist->bwd[c].pc)
 			continue;
-		int err = ring_copy__capture(&d->rc[d->nr_rings], &evlist->bwd[c],
-					     MIN(margin, (evlist->bwd[c].mask + 1) / 4));
-		if (err)
-			return err;
+		err = ring_copy__init(&d->rc[d->nr_rings], &evlist->bwd[c]);
 		d->nr_rings++;
+		if (err)
+			goto fail;
+		d->memory += ring_copy__bytes(d->rc[d->nr_rings - 1].size);
 	}
-	return 0;
+	err = merge__reserve(&d->merge, d->nr_rings + 1);
+	if (!err)
+		return d;
+fail:
+	dump__delete(d);
+	errno = -err;
+	return NULL;
 }
 
-static void account_ring(struct ring_copy *rc, struct dump_stats *st)
+void dump__delete(struct dump *d)
+{
+	if (!d)
+		return;
+	for (int i = 0; i < d->nr_rings; i++)
+		ring_copy__exit(&d->rc[i]);
+	free(d->rc);
+	buf__release(&d->fwd);
+	prelude__exit(&d->prelude);
+	merge__exit(&d->merge);
+	free(d);
+}
+
+u64 dump__fresh_bytes(const struct dump *d)
 {
 	u64 bytes = 0;
 
-	for (u64 i = 0; i < rc->nr; i++) {
-		const struct perf_event_header *h = (const void *)(rc->buf + rc->offs[i]);
-
-		bytes += h->size;
-		if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
-			u64 lost;
-
-			memcpy(&lost, (const char *)h + sizeof(*h) + 8, 8);
-			st->kernel_lost += lost;
-		}
-	}
-	if (rc->wrapped && rc->new_bytes > bytes) {
-		u64 gone = rc->new_bytes - bytes;
-
-		st->overwritten_bytes += gone;
-		if (rc->nr)
-			st->overwritten_est += gone / (bytes / rc->nr);
-	}
+	for (int i = 0; i < d->nr_rings; i++)
+		bytes += ring_copy__fresh(&d->rc[i]);
+	return bytes;
 }
 
-/* Every record of the dump, in the order they are to be written. */
-static int dump__merge(struct dump *d, struct tracking *trk, const struct buf *pending,
-		       u64 window, struct dump_stats *st)
+int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pending,
+		  const char *path, int keep_old, const struct header_info *info,
+		  u64 trigger_ns)
 {
-	u64 n = trk->nr_records, seq = 0;
-
-	for (size_t off = 0; off < pending->len; off += ((struct perf_event_header *)(pending->p + off))->size)
-		n++;
+	memset(&d->st, 0, sizeof(d->st));
+	d->err = 0;
+	d->placed[0] = d->errbuf[0] = 0;
+	d->trigger_ns = trigger_ns;
+	/* the rings first, back to back: they run on while we copy */
 	for (int i = 0; i < d->nr_rings; i++)
-		n += d->rc[i].nr;
-	d->refs = malloc((n ? n : 1) * sizeof(*d->refs));
-	if (!d->refs)
-		return -ENOMEM;
-	/* tracking first, so equal times keep the log's order ahead of samples */
-	tracking__for_each(trk, h)
-		d->refs[d->nr_refs++] = (struct merge_ref){ h, tracking__time(trk, h), seq++ };
-	for (size_t off = 0; off < pending->len;) {
-		const struct perf_event_header *h = (const void *)(pending->p + off);
+		ring_copy__capture(&d->rc[i], MIN(d->opts.margin, d->rc[i].size / 4));
+	d->captured_ns = now_ns();
+	/* the last dump comes after the events are disabled: every ring is
+	 * complete, and there is no next dump to leave records to */
+	if (d->opts.monotonic && !d->opts.last) {
+		u64 end = UINT64_MAX;
 
-		d->refs[d->nr_refs++] = (struct merge_ref){ h, record_time(h, d), seq++ };
-		off += h->size;
+		for (int i = 0; i < d->nr_rings; i++)
+			end = MIN(end, d->rc[i].clock);
+		end = end > DEFER_SLACK_NS ? end - DEFER_SLACK_NS : 0;
+		for (int i = 0; i < d->nr_rings; i++)
+			d->st.deferred += ring_copy__defer_after(&d->rc[i], end, d->id_sample_type);
 	}
-	for (int i = 0; i < d->nr_rings; i++) {
-		for (u64 k = 0; k < d->rc[i].nr; k++) {
-			const struct perf_event_header *h = (const void *)(d->rc[i].buf + d->rc[i].offs[k]);
-			u64 t = record_time(h, d);
-
-			if (h->type == PERF_RECORD_SAMPLE && t < window) {
-				st->trimmed++;
-				continue;
-			}
-			d->refs[d->nr_refs++] = (struct merge_ref){ h, t, seq++ };
-		}
+	for (int i = 0; i < d->nr_rings; i++)
+		d->st.captured_bytes += d->rc[i].len;
+	d->st.capture_ns = d->captured_ns - trigger_ns;
+	d->fwd.len = 0;
+	buf__add(&d->fwd, trk->log.p, trk->log.len);
+	d->log_len = trk->log.len;
+	buf__add(&d->fwd, pending->p, pending->len);
+	pending->len = 0;
+	if (d->fwd.err) {
+		d->fwd.err = 0;
+		snprintf(d->errbuf, sizeof(d->errbuf), "dump: copying the tracking log: %s",
+			 strerror(ENOMEM));
+		return d->err = -ENOMEM;
 	}
-	snapshot__sort(d->refs, d->nr_refs);
+	if (strlen(path) >= sizeof(d->path)) {
+		snprintf(d->errbuf, sizeof(d->errbuf), "dump: %s", strerror(ENAMETOOLONG));
+		return d->err = -ENAMETOOLONG;
+	}
+	strcpy(d->path, path);
+	d->keep_old = keep_old;
+	d->info = *info;
 	return 0;
 }
 
-static int dump__emit(struct dump *d, struct perf_data *out, struct header_info *info,
-		      u64 *samples)
+/* What the ring overwrote before the copy, and what the kernel dropped. */
+static void dump__account_ring(struct dump *d, const struct ring_copy *rc)
+{
+	u64 bytes = rc->len - rc->start;
+
+	d->st.kernel_lost += rc->lost;
+	if (rc->wrapped && rc->new_bytes > bytes) {
+		u64 gone = rc->new_bytes - bytes;
+
+		d->st.overwritten_bytes += gone;
+		if (rc->nr)
+			d->st.overwritten_est += gone / MAX(bytes / rc->nr, 1);
+	}
+}
+
+/* The tasks the samples refer to (those the window trims out too: their
+ * tracking records are few, and knowing would take another walk over
+ * every record); returns the samples and LOST records, or -ENOMEM. */
+static s64 dump__ring_tasks(struct dump *d)
+{
+	s64 data = 0;
+
+	for (int r = 0; r < d->nr_rings; r++) {
+		const struct ring_copy *rc = &d->rc[r];
+
+		for (u64 i = 0; i < rc->nr_pids; i++)
+			if (prelude__add_pid(&d->prelude, rc->pids[i]))
+				return -ENOMEM;
+		data += rc->samples + rc->lost_records;
+	}
+	return data;
+}
+
+static s64 count_data(const char *p, u64 len)
+{
+	s64 n = 0;
+
+	for (u64 off = 0; off < len; off += ((const struct perf_event_header *)(p + off))->size) {
+		u32 type = ((const struct perf_event_header *)(p + off))->type;
+
+		n += type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST;
+	}
+	return n;
+}
+
+/* The records in time order, in writevs of up to IOV_BATCH pieces straight
+ * from the capture buffers; neighbours in memory become one piece. */
+static int dump__emit(struct dump *d, struct perf_data *out)
 {
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
 	struct iovec iov[IOV_BATCH];
+	const struct perf_event_header *h;
 	int n = 0, err = 0;
+	u64 t;
 
-	for (u64 i = 0; i < d->nr_refs && !err; i++) {
-		const struct merge_ref *r = &d->refs[i];
-
-		if (r->h->type == PERF_RECORD_SAMPLE) {
-			(*samples)++;
-			if (!info->first_sample_time)
-				info->first_sample_time = r->time;
-			info->last_sample_time = r->time;
+	while ((h = merge__next(&d->merge, &t))) {
+		d->st.records++;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			d->st.samples++;
+			if (!d->info.first_sample_time)
+				d->info.first_sample_time = t;
+			d->info.last_sample_time = t;
 		}
-		iov[n++] = (struct iovec){ (void *)r->h, r->h->size };
-		if (n == IOV_BATCH || i + 1 == d->nr_refs) {
+		if (n && (const char *)iov[n - 1].iov_base + iov[n - 1].iov_len == (const char *)h) {
+			iov[n - 1].iov_len += h->size;
+			continue;
+		}
+		if (n == IOV_BATCH) {
 			err = perf_data__writev(out, iov, n);
+			if (err)
+				return err;
 			n = 0;
 		}
+		iov[n++] = (struct iovec){ (void *)h, h->size };
 	}
+	err = n ? perf_data__writev(out, iov, n) : 0;
 	return err ? err : perf_data__write(out, &round, sizeof(round));
 }
 
-int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *pending,
-		const char *path, int keep_old,
-		const struct dump_opts *opts, const struct header_info *info_tmpl,
-		struct dump_stats *st, char placed[PATH_MAX], char *errbuf, size_t errsz)
+static int dump__fail(struct dump *d, int err, const char *what)
 {
-	struct dump d = { .id_sample_type = trk->id_sample_type };
-	struct header_info info = *info_tmpl;
+	snprintf(d->errbuf, sizeof(d->errbuf), "dump: %s: %s", what, strerror(-err));
+	return err;
+}
+
+/* Everything after the capture; 0, -ENODATA or -errno with d->errbuf. */
+static int dump__run(struct dump *d)
+{
 	struct perf_data out;
-	u64 window, samples = 0;
+	s64 data;
+	u64 window;
 	int err;
 
-	err = dump__capture(&d, evlist, opts->margin);
-	if (err) {
-		snprintf(errbuf, errsz, "dump: capture: %s", strerror(-err));
-		goto out;
+	for (int i = 0; i < d->nr_rings; i++) {
+		err = ring_copy__index(&d->rc[i]);
+		if (err)
+			return dump__fail(d, err, "indexing the ring copies");
+		dump__account_ring(d, &d->rc[i]);
 	}
-	for (int i = 0; i < d.nr_rings && !err; i++)
-		err = ring_copy__index(&d.rc[i]);
-	if (err) {
-		snprintf(errbuf, errsz, "dump: indexing the ring copies: %s", strerror(-err));
-		goto out;
-	}
-	/* the last dump comes after the events are disabled: every ring is
-	 * complete, and there is no next dump to leave records to */
-	if (opts->monotonic && !opts->last) {
-		u64 end = UINT64_MAX;
-
-		for (int i = 0; i < d.nr_rings; i++)
-			end = MIN(end, d.rc[i].clock);
-		end = end > DEFER_SLACK_NS ? end - DEFER_SLACK_NS : 0;
-		for (int i = 0; i < d.nr_rings; i++)
-			st->deferred += ring_copy__defer_after(&d.rc[i], end, record_time, &d);
-	}
-	for (int i = 0; i < d.nr_rings; i++)
-		account_ring(&d.rc[i], st);
-	window = opts->keep_all ? 0 : snapshot__window_start(d.rc, d.nr_rings, record_time, &d);
-	err = dump__merge(&d, trk, pending, window, st);
-	if (err) {
-		snprintf(errbuf, errsz, "dump: %s", strerror(-err));
-		goto out;
-	}
-	for (u64 i = 0; i < d.nr_refs && !samples; i++)
-		samples += d.refs[i].h->type == PERF_RECORD_SAMPLE || d.refs[i].h->type == PERF_RECORD_LOST;
-	if (!samples) {
+	window = d->opts.keep_all ? 0 : ring_copy__window_start(d->rc, d->nr_rings,
+								  d->id_sample_type);
+	prelude__reset(&d->prelude);
+	data = dump__ring_tasks(d);
+	if (data < 0 || prelude__select(&d->prelude, d->fwd.p, d->fwd.len, d->log_len,
+					d->id_sample_type))
+		return dump__fail(d, -ENOMEM, "selecting the tracking prelude");
+	data += count_data(d->fwd.p + d->log_len, d->fwd.len - d->log_len);
+	if (!data) {
 		/* a file without samples is one stock perf report refuses */
-		st->empty++;
-		err = -ENODATA;
-		goto out_nofail;
+		d->st.empty++;
+		return -ENODATA;
 	}
-	samples = 0;
-	err = perf_data__create(&out, path, evlist, errbuf, errsz);
+	d->merge.nr_streams = d->nr_rings + 1;
+	/* stream 0: tracking goes first at equal times, as it was logged first */
+	d->merge.streams[0] = (struct merge_stream){
+		.base = d->fwd.p, .offs = d->prelude.offs, .nr = d->prelude.nr
+	};
+	for (int i = 0; i < d->nr_rings; i++)
+		d->merge.streams[i + 1] = (struct merge_stream){
+			.base = d->rc[i].buf, .offs = d->rc[i].offs, .nr = d->rc[i].nr, .trim = 1
+		};
+	merge__start(&d->merge, window, d->id_sample_type);
+	err = perf_data__create(&out, d->path, d->evlist, d->errbuf, sizeof(d->errbuf));
 	if (err)
-		goto out;
-	info.first_sample_time = info.last_sample_time = 0;
-	err = dump__emit(&d, &out, &info, &samples);
+		return err;
+	d->info.first_sample_time = d->info.last_sample_time = 0;
+	err = dump__emit(d, &out);
+	d->st.trimmed = d->merge.trimmed;
 	if (err) {
-		snprintf(errbuf, errsz, "%s: write: %s", path, strerror(-err));
+		snprintf(d->errbuf, sizeof(d->errbuf), "%s: write: %s", d->path, strerror(-err));
 		perf_data__abort(&out);
-		goto out;
+		return err;
 	}
-	err = perf_data__commit(&out, &info, keep_old, errbuf, errsz);
+	err = perf_data__commit(&out, &d->info, d->keep_old, d->errbuf, sizeof(d->errbuf));
 	if (err)
+		return err;
+	memcpy(d->placed, out.placed, PATH_MAX);
+	d->st.file_bytes = out.data_offset + out.data_size;
+	return 0;
+}
+
+int dump__write(struct dump *d)
+{
+	if (d->err)		/* the capture failed: nothing to write */
 		goto out;
-	memcpy(placed, out.placed, PATH_MAX);
-	st->dumps++;
-	st->records += d.nr_refs;
-	st->samples += samples;
-	/* no later dump can hold a sample older than this one's newest */
-	if (info.last_sample_time && tracking__prune(trk, info.last_sample_time))
-		st->prune_failed++;
+	d->err = dump__run(d);
+	d->st.prelude_records = d->prelude.records;
+	d->st.prelude_bytes = d->prelude.bytes;
+	d->st.log_records = d->prelude.log_records;
+	d->last_sample_time = d->info.last_sample_time;
+	if (!d->err)
+		d->st.dumps++;
 out:
-	if (err)
-		st->failed++;
-out_nofail:
-	dump__release(&d);
-	return err;
+	d->st.failed += d->err && d->err != -ENODATA;
+	d->st.write_ns = now_ns() - d->captured_ns;
+	return d->err;
 }

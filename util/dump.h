@@ -2,9 +2,12 @@
 #define PERF_DUMP_H
 
 #include <limits.h>
+#include "util/buf.h"
 #include "util/header.h"
+#include "util/merge.h"
+#include "util/prelude.h"
+#include "util/ring-copy.h"
 
-struct buf;
 struct evlist;
 struct tracking;
 
@@ -15,7 +18,7 @@ struct dump_opts {
 	int last;		/* recording has ended: no later dump to defer records to */
 };
 
-/* Totals over every dump of a session. */
+/* What dumps did: one dump's, or the sum over a session's. */
 struct dump_stats {
 	u64 dumps;
 	u64 records;		/* written, tracking included */
@@ -28,19 +31,71 @@ struct dump_stats {
 	u64 failed;
 	u64 empty;		/* triggers with nothing new to dump */
 	u64 prune_failed;	/* tracking could not be pruned (no memory): the cap still holds */
+	u64 prelude_records;	/* tracking records written (tasks the samples refer to) */
+	u64 prelude_bytes;
+	u64 log_records;	/* tracking records there were to choose from */
+	u64 captured_bytes;	/* copied out of the rings */
+	u64 capture_ns;		/* trigger to every ring copied (the last dump's, or the worst) */
+	u64 write_ns;		/* capture done to file in place */
+	u64 file_bytes;
 };
 
-/* One dump: captures every backward ring of evlist (the caller drained the
- * forward rings into trk and pending just before), then writes the
- * tracking records, the pending forward records and the samples merged in
- * time order to path, created privately and
- * renamed into place. A failure removes the partial file, counts it, and
- * leaves recording going. placed gets the name the file was given (path,
- * or path-N when path was taken). 0, -ENODATA when there was no new sample
- * (no file is written), or -errno with errbuf set. */
-int dump__write(struct evlist *evlist, struct tracking *trk, const struct buf *pending,
-		const char *path, int keep_old,
-		const struct dump_opts *opts, const struct header_info *info_tmpl,
-		struct dump_stats *st, char placed[PATH_MAX], char *errbuf, size_t errsz);
+void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one);
+
+/* One dump at a time: the capture buffers of every backward ring, made
+ * when the rings are mapped, and what the capture hands to the write. The
+ * capture runs on the recorder's loop; the write (index, window, prelude,
+ * merge, file) may run on another thread, reading only what the capture
+ * copied, while the loop goes on. */
+struct dump {
+	struct ring_copy *rc;
+	int nr_rings;
+	const struct evlist *evlist;	/* attrs and features of the files */
+	u64 id_sample_type;
+	struct dump_opts opts;
+	u64 memory;			/* capture buffers and their indexes */
+	/* handed over by the capture */
+	struct buf fwd;			/* the tracking log, then the pending forward records */
+	u64 log_len;
+	char path[PATH_MAX];
+	int keep_old;
+	struct header_info info;
+	u64 trigger_ns;			/* when the dump was asked for */
+	u64 captured_ns;
+	/* kept from dump to dump */
+	struct prelude prelude;
+	struct merge merge;
+	/* what the dump did */
+	struct dump_stats st;
+	u64 last_sample_time;
+	int err;			/* 0, -ENODATA (no new sample: no file), -errno */
+	char placed[PATH_MAX];		/* the name the file got (path, or path-N) */
+	char errbuf[PATH_MAX + 256];
+};
+
+/* Memory the capture buffers of nr rings of data_bytes take. */
+u64 dump__memory(int nr, u64 data_bytes);
+/* The capture buffers for every backward ring of evlist (mapped), faulted
+ * in now. NULL with errno set; dump__delete() undoes a half-built one. */
+struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
+		       const struct dump_opts *opts);
+void dump__delete(struct dump *d);
+/* Bytes written in the backward rings since the last capture. */
+u64 dump__fresh_bytes(const struct dump *d);
+
+/* The recorder's part: copies every backward ring, back to back, before
+ * anything else, then the tracking log and pending (which is emptied), so
+ * that the rest reads nothing the recorder goes on changing. trigger_ns:
+ * when the dump was asked for (now_ns()). 0 or -errno with d->errbuf set. */
+int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pending,
+		  const char *path, int keep_old, const struct header_info *info,
+		  u64 trigger_ns);
+/* The rest of a captured dump: validates and indexes the copies, trims
+ * them to the common window, selects the tracking prelude, and writes
+ * prelude and samples merged in time order to d->path, created privately
+ * and renamed into place. Sets d->err (0, -ENODATA when there was no new
+ * sample and no file was written, -errno with d->errbuf), d->st,
+ * d->placed, d->last_sample_time; returns d->err. */
+int dump__write(struct dump *d);
 
 #endif

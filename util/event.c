@@ -73,6 +73,20 @@ int event__parse_id(const struct perf_event_header *h, u64 t, struct sample_id *
 	return 0;
 }
 
+u64 event__time(const struct perf_event_header *h, u64 id_sample_type)
+{
+	struct sample_id sid;
+	u64 t;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (h->size < SAMPLE_TIME_OFFSET + sizeof(t))
+			return 0;
+		memcpy(&t, (const char *)h + SAMPLE_TIME_OFFSET, sizeof(t));
+		return t;
+	}
+	return event__parse_id(h, id_sample_type, &sid) ? 0 : sid.time;
+}
+
 const char *event__type_name(u32 type)
 {
 	static const char *const names[] = {

@@ -12,6 +12,8 @@
 /* Every sample this tool asks for starts IDENTIFIER, IP, TID, TIME (see
  * record__config()), so its time is found without decoding the rest. */
 #define SAMPLE_TIME_OFFSET (sizeof(struct perf_event_header) + 3 * sizeof(u64))
+/* and its pid (the TID field's first half) right before */
+#define SAMPLE_PID_OFFSET (sizeof(struct perf_event_header) + 2 * sizeof(u64))
 
 /* Can a record of this size start with room bytes left (ring or file)? Records
  * are 8-byte aligned and at least a header long; anything else is corrupt. */
@@ -36,6 +38,11 @@ size_t event__end(struct buf *b, size_t start, u64 sample_type, const struct sam
 
 /* Parses the sample_id trailer of a non-sample record; 0 or -EINVAL. */
 int event__parse_id(const struct perf_event_header *h, u64 sample_type, struct sample_id *sid);
+
+/* The time of any record this tool's events produce: a sample's TIME field,
+ * or the sample_id trailer's (layout id_sample_type). 0 for a record too
+ * short to have one (synthesized records have 0 too). */
+u64 event__time(const struct perf_event_header *h, u64 id_sample_type);
 
 const char *event__type_name(u32 type);
 

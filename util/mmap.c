@@ -36,7 +36,6 @@ int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward)
 	m->fd = fd;
 	m->cpu = cpu;
 	m->backward = backward;
-	m->prev = backward ? mmap__read_head(m) : 0;
 	return 0;
 }
 

@@ -14,7 +14,7 @@ struct mmap {
 	int fd;
 	int cpu;
 	int backward;		/* write_backward ring, mapped read-only */
-	u64 prev;		/* forward: our tail; backward: head at the last snapshot */
+	u64 tail;		/* forward: where we read up to (backward: unused) */
 	void *scratch;		/* forward: a record that wraps the end, made whole */
 };
 

@@ -1,237 +1,302 @@
+/* The steps of perf record's loop: what already exists, the drain, the
+ * file in normal mode and its rotation, the flight recorder's dumps. */
 #include "util/record.h"
-#include "util/data.h"
-#include "util/event.h"
+#include "util/cpumap.h"
 #include "util/evlist.h"
-#include "util/header.h"
-#include "util/parse-events.h"
-#include "util/tracking.h"
+#include "util/synthetic.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define ID_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
-
-u64 record__id_sample_type(const struct evlist *evlist)
+/* The records that describe what already exists: the kernel map and the
+ * tasks being watched. They go to the file (normal mode) and to the
+ * tracking log (flight recorder, or normal mode with --switch-output, so
+ * that every later file can start with them). */
+int record__synthesize(struct record *rec)
 {
-	(void)evlist;
-	return ID_SAMPLE_TYPE | PERF_SAMPLE_IP;
-}
-
-static void config_tracking(struct perf_event_attr *a)
-{
-	a->mmap = 1;
-	a->mmap2 = 1;
-	a->comm = 1;
-	a->comm_exec = 1;
-	a->task = 1;
-	a->ksymbol = 1;
-	a->bpf_event = 1;
-	a->build_id = 1;
-	a->cgroup = 1;
-}
-
-int record__config(struct evlist *evlist, const struct record_opts *opts,
-		   char *errbuf, size_t errsz)
-{
-	struct perf_event_attr dummy = {
-		.type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_DUMMY,
-		.sample_period = 1,
+	u64 st = record__id_sample_type(rec->evlist);
+	static const struct perf_event_header fin = {
+		.type = PERF_RECORD_FINISHED_INIT, .size = sizeof(fin)
 	};
-	struct evsel *track;
-	int i;
+	struct build_id_cache *bids = build_id_cache__new();
+	struct thread_map *threads = rec->evlist->threads;
+	struct buf b = { 0 };
+	int err;
 
-	track = evsel__new(&dummy, "dummy:HG");
-	if (!track || evlist__add(evlist, track)) {
-		snprintf(errbuf, errsz, "record: %s", strerror(ENOMEM));
+	if (!bids)
 		return -ENOMEM;
-	}
-	track->tracking = 1;
-	track->overwrite = 0;
-	for (i = 0; i < evlist->nr_entries; i++) {
-		struct evsel *e = evlist->entries[i];
-		struct perf_event_attr *a = &e->attr;
-
-		a->sample_type = ID_SAMPLE_TYPE | PERF_SAMPLE_IP;
-		a->sample_id_all = 1;
-		/* wake the reader when a forward ring is half full, not per record */
-		a->watermark = !e->wake_each;
-		a->wakeup_watermark = e->wake_each ? 1 :
-				      opts->wakeup_bytes ? opts->wakeup_bytes : opts->mmap_bytes / 2;
-		/* dumps compare sample times with the moment each ring was copied */
-		if (opts->overwrite) {
-			a->use_clockid = 1;
-			a->clockid = CLOCK_MONOTONIC;
-		}
-		a->disabled = 1;
-		a->enable_on_exec = opts->per_task;
-		a->inherit = !opts->no_inherit;
-		if (e->tracking) {
-			config_tracking(a);
-			continue;
-		}
-		a->sample_type |= PERF_SAMPLE_PERIOD;
-		if (a->type == PERF_TYPE_TRACEPOINT)
-			a->sample_type |= PERF_SAMPLE_RAW;
-		if (opts->callgraph)
-			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		if (!e->user_period && opts->count) {
-			a->freq = 0;
-			a->sample_period = opts->count;
-		} else if (!e->user_period && opts->freq) {
-			a->freq = 1;
-			a->sample_freq = opts->freq;
-		}
-		if (e->overwrite < 0)
-			e->overwrite = opts->overwrite;
-		a->write_backward = e->overwrite;
-		/* nobody waits on a backward ring: spare the traced CPU the wakeups */
-		if (a->write_backward) {
-			a->watermark = 1;
-			a->wakeup_watermark = UINT32_MAX;
+	err = synthesize__kernel_mmap(&b, st);
+	if (err == -ENOENT && rec->opts.verbose)
+		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
+	err = 0;
+	if (rec->opts.per_task) {
+		err = synthesize__comm(&b, rec->workload.pid, rec->workload.pid, "perf-exec", st);
+	} else if (threads->map[0] == -1) {
+		err = synthesize__all(&b, st, bids);
+	} else {
+		for (int i = 0; i < threads->nr && !err; i++) {
+			err = synthesize__process(&b, threads->map[i], st, bids);
+			if (err == -ESRCH)
+				err = 0;	/* a thread, or gone: its process covers it */
 		}
 	}
-	return 0;
-}
+	if (!err && b.err)
+		err = b.err;
+	for (size_t off = 0; !err && rec->keep_tracking && off < b.len;) {
+		const struct perf_event_header *h = (const void *)(b.p + off);
 
-void record_stats__account(struct record_stats *st, const struct perf_event_header *h, u64 time)
-{
-	if (h->type == PERF_RECORD_SAMPLE) {
-		st->samples++;
-		if (!st->first_time || time < st->first_time)
-			st->first_time = time;
-		if (time > st->last_time)
-			st->last_time = time;
-	} else if (h->type == PERF_RECORD_LOST) {
-		u64 lost;
-
-		memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
-		st->lost += lost;
+		err = tracking__add(&rec->tracking, h);
+		off += h->size;
 	}
-}
-
-struct scan_arg {
-	struct record_stats *st;
-	struct drain_sink *sink;
-	const struct evlist *evlist;
-	int err;
-};
-
-
-/* Overwrite mode keeps forward-ring samples (/no-overwrite/ events) for the
- * next dump: over the cap, the oldest half goes, counted, as a flight
- * recorder keeps the newest. */
-static int pending__add(struct drain_sink *sink, const struct perf_event_header *h)
-{
-	struct buf *b = sink->pending;
-
-	if (sink->pending_max && b->len + h->size > sink->pending_max)
-		sink->pending_dropped += event__cut_oldest(b, sink->pending_max / 2 -
-							   MIN(h->size, sink->pending_max / 2));
-	buf__add(b, h, h->size);
-	return b->err;
-}
-
-/* Copies a record out of the ring where the sink wants it; one that wraps
- * around the end is made whole in the ring's scratch (records reach 64K). */
-static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
-		       const struct perf_event_header *h)
-{
-	struct drain_sink *sink = a->sink;
-	const struct perf_event_header *rec = h;
-	int tracking = tracking__wants(h->type);
-
-	if (tracking ? !sink->tracking : !sink->pending && !sink->trigger)
-		return 0;
-	if ((pos & m->mask) + h->size > m->mask + 1) {
-		mmap__copy(m, pos, m->scratch, h->size);
-		rec = m->scratch;
+	if (!err && !rec->opts.overwrite) {
+		buf__add(&b, &fin, sizeof(fin));
+		err = b.err ? b.err : record__start_file(rec, b.p, b.len);
 	}
-	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {
-		u64 id;
-
-		memcpy(&id, rec + 1, sizeof(id));	/* IDENTIFIER comes first */
-		if (evlist__id2evsel(a->evlist, id) == sink->trigger) {
-			sink->triggered = 1;
-			return 0;
-		}
-	}
-	if (tracking)
-		return tracking__add(sink->tracking, rec);
-	return sink->pending ? pending__add(sink, rec) : 0;
+	buf__release(&b);
+	build_id_cache__delete(bids);
+	return err;
 }
 
-static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_header *h,
-		       void *arg)
+s64 record__drain(struct record *rec)
 {
-	struct scan_arg *a = arg;
-	u64 time = 0;
-	int err = sink_record(a, m, pos, h);
-
-	if (err)
-		return a->err = err;
-	if (h->type == PERF_RECORD_SAMPLE && h->size >= SAMPLE_TIME_OFFSET + 8)
-		mmap__copy(m, pos + SAMPLE_TIME_OFFSET, &time, sizeof(time));
-	if (h->type == PERF_RECORD_LOST && (pos & m->mask) + h->size > m->mask + 1) {
-		/* a LOST record wrapped around the end: read it whole */
-		u64 rec[4];
-
-		mmap__copy(m, pos, rec, MIN(h->size, sizeof(rec)));
-		record_stats__account(a->st, (void *)rec, 0);
-		return 0;
-	}
-	record_stats__account(a->st, h, time);
-	return 0;
-}
-
-s64 record__drain_forward(struct evlist *evlist, struct drain_sink *sink,
-			  struct record_stats *st)
-{
-	static const struct perf_event_header round = {
-		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
+	struct drain_sink sink = {
+		.data = rec->opts.overwrite || rec->write_failed ? NULL : &rec->data,
+		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
+		.pending = rec->opts.overwrite ? &rec->pending : NULL,
+		.pending_max = rec->pending_max,
+		.trigger = rec->switch_evsel,
 	};
-	struct scan_arg arg = { st, sink, evlist, 0 };
-	struct perf_data *d = sink->data;
-	s64 written = 0;
+	s64 w = drain__forward(rec->evlist, &sink, &rec->stats);
+
+	rec->pending_dropped += sink.pending_dropped;
+	if (sink.triggered)
+		rec->switch_pending = 1;
+	return w;
+}
+
+static void removed_file(const char *path, void *arg)
+{
+	struct record *rec = arg;
+
+	if (rec->opts.verbose)
+		pr_err("[ perf record: Removed %s (--switch-max-files) ]\n", path);
+}
+
+/* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
+static char *record__next_path(struct record *rec)
+{
+	return rec->so.kind ? switch_output__name(&rec->so, rec->opts.output) : strdup(rec->opts.output);
+}
+
+static struct header_info record__info(struct record *rec)
+{
+	return (struct header_info){
+		.evlist = rec->evlist, .argc = rec->argc, .argv = rec->argv,
+		.first_sample_time = rec->stats.first_time, .last_sample_time = rec->stats.last_time,
+	};
+}
+
+/* A file is in place: say so, and remember it for --switch-max-files
+ * (room was reserved before the file was written, so none escapes). */
+static void record__placed(struct record *rec, const char *placed, int announce)
+{
+	char *name = rec->so.kind ? strdup(placed) : NULL;
+
+	rec->files++;
+	if (!rec->so.kind && strcmp(placed, rec->opts.output))
+		pr_err("perf record: %s could not be replaced or kept as %s.old: the data is "
+		       "in %s\n", rec->opts.output, rec->opts.output, placed);
+	if (announce && !rec->opts.quiet)
+		pr_err("[ perf record: Dump %s ]\n", placed);
+	if (name)
+		switch_output__created(&rec->so, name, removed_file, rec);
+	else if (rec->so.kind)
+		pr_err("perf record: %s: %s: it is not counted for --switch-max-files\n",
+		       placed, strerror(ENOMEM));
+}
+
+void record__send_acks(struct record *rec, int *acks)
+{
+	for (; *acks > 0; (*acks)--)
+		control__ack(&rec->control);
+}
+
+/* Captures the rings into rec->dump, ready to be written. 0 or -errno,
+ * reported and counted. */
+static int record__capture(struct record *rec)
+{
+	struct header_info info = record__info(rec);
+	char *path = record__next_path(rec);
+	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM;
+	s64 w;
+
+	if (err) {
+		pr_err("perf record: dump failed: %s\n", strerror(-err));
+		goto fail;
+	}
+	/* tracking current up to the trigger */
+	w = record__drain(rec);
+	if (w < 0) {
+		err = w;
+		pr_err("perf record: dump failed: draining the tracking rings: %s\n",
+		       strerror(-err));
+		goto fail;
+	}
+	err = dump__capture(rec->dump, &rec->tracking, &rec->pending, path, !rec->so.kind,
+			    &info, rec->trigger_ns ? rec->trigger_ns : now_ns());
+	rec->trigger_ns = 0;
+	if (err) {
+		pr_err("perf record: dump failed: %s\n", rec->dump->errbuf);
+		goto fail;
+	}
+	free(path);
+	return 0;
+fail:
+	rec->dump_stats.failed++;
+	free(path);
+	return err;
+}
+
+int record__dump_done(struct record *rec, struct dump *d)
+{
+	double ms = 1e-6;
+
+	if (d->err == -ENODATA) {
+		if (!rec->opts.quiet)
+			pr_err(rec->dump_stats.dumps ?
+			       "[ perf record: No samples since the last dump: nothing written ]\n" :
+			       "[ perf record: No samples recorded: nothing written ]\n");
+	} else if (d->err) {
+		pr_err("perf record: dump failed: %s\n", d->errbuf);
+	} else {
+		record__placed(rec, d->placed, 1);
+		if (rec->opts.verbose)
+			pr_err("[ perf record: dump %s: capture %d rings, %.1f MB in %.3f ms; "
+			       "prelude %llu of %llu tracking records (%llu KB); written in "
+			       "%.3f ms ]\n", d->placed, d->nr_rings,
+			       d->st.captured_bytes / 1048576.0, d->st.capture_ns * ms,
+			       (unsigned long long)d->st.prelude_records,
+			       (unsigned long long)d->st.log_records,
+			       (unsigned long long)d->st.prelude_bytes / 1024, d->st.write_ns * ms);
+	}
+	dump_stats__add(&rec->dump_stats, &d->st);
+	record__send_acks(rec, &rec->acks_in_flight);
+	/* no later dump can hold a sample older than this one's newest */
+	if (d->last_sample_time && tracking__prune(&rec->tracking, d->last_sample_time))
+		rec->dump_stats.prune_failed++;
+	return d->err;
+}
+
+int record__dump(struct record *rec)
+{
+	rec->acks_in_flight += rec->acks_owed;
+	rec->acks_owed = 0;
+	if (record__capture(rec)) {
+		record__send_acks(rec, &rec->acks_in_flight);
+		return rec->dump->err ? rec->dump->err : -EIO;
+	}
+	dump__write(rec->dump);
+	return record__dump_done(rec, rec->dump);
+}
+
+/* Normal mode: finishes the current file under its final name. */
+int record__finish_file(struct record *rec, int announce)
+{
+	struct header_info info = record__info(rec);
+	char *path = record__next_path(rec);
+	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM;
+
+	if (!err)
+		err = perf_data__rename(&rec->data, path);
+	if (!err)
+		err = perf_data__commit(&rec->data, &info, !rec->so.kind, rec->err, sizeof(rec->err));
+	else
+		snprintf(rec->err, sizeof(rec->err), "%s", strerror(-err));
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+		perf_data__abort(&rec->data);
+	} else {
+		if (rec->data.no_features)
+			pr_err("perf record: %s: no room left for the header features: the "
+			       "file holds the data without them\n", rec->data.placed);
+		record__placed(rec, rec->data.placed, announce);
+	}
+	free(path);
+	return err;
+}
+
+/* Starts a file: attrs, then what makes it stand alone (the synthesized
+ * tasks, or with rotation the tracking prelude). A size trigger counts
+ * from after that prelude, or a prelude bigger than the size would switch
+ * for ever. */
+int record__start_file(struct record *rec, const void *prelude, size_t len)
+{
+	int err = perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err,
+				    sizeof(rec->err));
+
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+		return err;
+	}
+	err = perf_data__write(&rec->data, prelude, len);
+	if (err)
+		pr_err("perf record: %s: %s\n", rec->opts.output, strerror(-err));
+	rec->switch_base = rec->data.data_size;
+	return err;
+}
+
+/* Normal mode with --switch-output: close this file, start the next one
+ * with the tracking prelude so it stands alone. */
+static int record__rotate(struct record *rec)
+{
+	s64 w = record__drain(rec);
 	int err;
 
-	for (int c = 0; c < evlist->nr_mmaps; c++) {
-		struct mmap *m = &evlist->fwd[c];
-		struct record_stats before;
-		struct iovec iov[2];
-		u64 head, start;
-		int n;
+	if (w < 0)
+		return w;
+	/* a file that could not be finished was reported and removed: go on */
+	record__finish_file(rec, 1);
+	/* later files cannot hold samples of tasks that exited before this one ended */
+	if (rec->stats.last_time && tracking__prune(&rec->tracking, rec->stats.last_time))
+		pr_err("perf record: tracking: pruning: %s\n", strerror(ENOMEM));
+	memset(&rec->stats, 0, sizeof(rec->stats));
+	err = record__start_file(rec, rec->tracking.log.p, rec->tracking.log.len);
+	return err ? -EIO : 0;	/* nowhere left to write: stop */
+}
 
-		if (!m->pc)
-			continue;
-		head = mmap__read_head(m);
-		start = m->prev;
-		if (head == start)
-			continue;
-		before = *st;
-		/* the kernel never publishes a partial record, so a bad size
-		 * here means a corrupt ring: stop before it rather than write it */
-		if (mmap__for_each(m, start, head, scan_record, &arg))
-			return arg.err ? arg.err : -EIO;
-		if (d) {
-			n = mmap__span_iov(m, start, head, iov);
-			err = perf_data__writev(d, iov, n);
-			if (err) {
-				/* what did not reach the file is not counted in it */
-				*st = before;
-				return err;
-			}
-		}
-		mmap__write_tail(m, head);
-		m->prev = head;
-		written += head - start;
+int record__switch(struct record *rec)
+{
+	int err;
+
+	rec->switch_pending = 0;
+	if (rec->so.kind == SWITCH_TIME)
+		rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
+	if (!rec->opts.overwrite) {
+		err = record__rotate(rec);
+		record__send_acks(rec, &rec->acks_owed);
+		return err;
 	}
-	if (written && d) {
-		err = perf_data__write(d, &round, sizeof(round));
-		if (err)
-			return err;
-	}
-	return written;
+	rec->acks_in_flight += rec->acks_owed;
+	rec->acks_owed = 0;
+	/* a failed dump was reported and counted; the rings keep recording */
+	if (record__capture(rec))
+		record__send_acks(rec, &rec->acks_in_flight);
+	else
+		writer__submit(&rec->writer, rec->dump);
+	return 0;
+}
+
+/* Has a size trigger's worth of data come in since the last switch? */
+int record__size_reached(struct record *rec)
+{
+	if (rec->so.kind != SWITCH_SIZE)
+		return 0;
+	/* a file of task records alone is one the stock perf refuses: with
+	 * no sample yet, the file goes on */
+	if (!rec->opts.overwrite)
+		return (rec->stats.samples || rec->stats.lost) &&
+		       rec->data.data_size - rec->switch_base >= rec->so.size;
+	return dump__fresh_bytes(rec->dump) >= rec->so.size;
 }

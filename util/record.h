@@ -2,11 +2,18 @@
 #define PERF_RECORD_H
 
 #include <linux/perf_event.h>
+#include "util/control.h"
+#include "util/data.h"
+#include "util/drain.h"
+#include "util/dump.h"
+#include "util/switch-output.h"
 #include "util/target.h"
+#include "util/tracking.h"
 #include "util/util.h"
+#include "util/writer.h"
 
 struct evlist;
-struct perf_data;
+struct evsel;
 
 /* Everything the record command line asks for. */
 struct record_opts {
@@ -26,14 +33,6 @@ struct record_opts {
 	int per_task;		/* events follow the workload's pid (no -a/-C) */
 };
 
-/* What the writer saw go by, for the closing line and SAMPLE_TIME. */
-struct record_stats {
-	u64 samples;
-	u64 lost;		/* samples the kernel reported as lost */
-	u64 first_time, last_time;
-	u64 wakeups;
-};
-
 /* Fills every event's attr from the options (sample_type, period/freq,
  * inherit, enable_on_exec, write_backward) and appends the dummy tracking
  * event. 0 or -errno with errbuf set. */
@@ -43,29 +42,75 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 /* The sample_type every event shares for its sample_id trailer. */
 u64 record__id_sample_type(const struct evlist *evlist);
 
-struct tracking;
-struct buf;
-struct evsel;
+/* One perf record run: what builtin-record.c sets up and loops over, and
+ * the steps of its loop (util/record.c). */
+#define TRACKING_MAX_DEFAULT (64ULL << 20)
+#define PENDING_MAX_DEFAULT (64ULL << 20)
+#define DUMP_MARGIN (32 << 10)	/* room for records in flight while a ring is copied */
 
-/* Where the records drained from the forward rings go. */
-struct drain_sink {
-	struct perf_data *data;		/* written straight from the ring pages */
-	struct tracking *tracking;	/* copies of COMM/MMAP2/FORK/EXIT/... */
-	struct buf *pending;		/* copies of the rest (overwrite mode) */
-	u64 pending_max;		/* its cap in bytes (0: none) */
-	u64 pending_dropped;		/* records dropped for the cap */
-	struct evsel *trigger;		/* --switch-output-event */
-	int triggered;			/* a sample of trigger went by */
+struct record {
+	struct record_opts opts;
+	struct evlist *evlist;
+	struct perf_data data;		/* normal mode: the file being written */
+	struct record_stats stats;
+	struct workload workload;
+	struct tracking tracking;	/* tasks and maps, for dumps and rotated files */
+	int keep_tracking;
+	struct buf pending;		/* overwrite mode: forward-ring samples for the next dump */
+	u64 pending_max;		/* its cap: the oldest half goes beyond it */
+	u64 pending_dropped;		/* records dropped for that cap */
+	struct switch_output so;
+	const char *switch_event;	/* --switch-output-event */
+	struct evsel *switch_evsel;
+	int switch_pending;		/* one switch, however many triggers asked */
+	u64 switch_base;		/* normal mode: data_size when this file's own data began */
+	u64 next_switch;		/* SWITCH_TIME deadline, ns */
+	int files;
+	int write_failed;		/* normal mode: the file could take no more */
+	u64 tracking_max;
+	struct dump_opts dump_opts;
+	struct dump_stats dump_stats;	/* every dump's, summed */
+	struct dump *dump;		/* overwrite mode: the capture buffers */
+	struct writer writer;		/* writes dumps off the loop */
+	u64 trigger_ns;			/* when the pending switch was asked for */
+	const char *control_spec;
+	struct control control;
+	int acks_owed;			/* control commands answered once their switch is done */
+	int acks_in_flight;		/* ... and those the dump being written will answer */
+	int sig_fd;
+	int argc;
+	const char **argv;
+	char err[1024];
 };
 
-/* Empties every forward ring: straight from the mapped pages into
- * sink->data (then a FINISHED_ROUND), and copies into the tracking log and
- * pending buffer as the sink asks. Returns bytes drained or -errno. */
-s64 record__drain_forward(struct evlist *evlist, struct drain_sink *sink,
-			  struct record_stats *st);
-
-/* Adds what one record means to the stats (samples, LOST, sample times). */
-void record_stats__account(struct record_stats *st, const struct perf_event_header *h,
-			   u64 time);
+/* The records describing what already exists (kernel map, watched tasks):
+ * to the file in normal mode, to the tracking log when one is kept. */
+int record__synthesize(struct record *rec);
+/* Normal mode: creates the output file and writes prelude (the records
+ * that make it stand alone); a size trigger counts what comes after.
+ * 0 or -errno, reported. */
+int record__start_file(struct record *rec, const void *prelude, size_t len);
+/* Empties the forward rings into the file / tracking log / pending buffer.
+ * Bytes drained or -errno; sets rec->switch_pending on a trigger event. */
+s64 record__drain(struct record *rec);
+/* Normal mode: finishes the current file under its final name (with what
+ * was written so far, after a write error too). */
+int record__finish_file(struct record *rec, int announce);
+/* Flight recorder: one dump of every ring, written before it returns (the
+ * last one). 0, -ENODATA when there was nothing new (said, not an error),
+ * or -errno: reported and counted. */
+int record__dump(struct record *rec);
+/* Flight recorder: a dump the writer has finished (from writer__reap()):
+ * says how it went, answers the commands it served, counts it, and prunes
+ * the tracking log. Its error, or 0. */
+int record__dump_done(struct record *rec, struct dump *d);
+/* Answers *acks control commands (and zeroes the count). */
+void record__send_acks(struct record *rec, int *acks);
+/* A --switch-output trigger fired: rotate the file, or capture the rings
+ * and hand the dump to the writer (which must be free). 0, or -errno when
+ * recording cannot go on. */
+int record__switch(struct record *rec);
+/* Has a size trigger's worth of data come in since the last switch? */
+int record__size_reached(struct record *rec);
 
 #endif

@@ -1,0 +1,41 @@
+#ifndef PERF_DRAIN_H
+#define PERF_DRAIN_H
+
+#include <linux/perf_event.h>
+#include "util/util.h"
+
+struct buf;
+struct evlist;
+struct evsel;
+struct perf_data;
+struct tracking;
+
+/* What the drain saw go by, for the closing line and SAMPLE_TIME. */
+struct record_stats {
+	u64 samples;
+	u64 lost;		/* samples the kernel reported as lost */
+	u64 first_time, last_time;
+	u64 wakeups;
+};
+
+/* Where the records drained from the forward rings go. */
+struct drain_sink {
+	struct perf_data *data;		/* written straight from the ring pages */
+	struct tracking *tracking;	/* copies of COMM/MMAP2/FORK/EXIT/... */
+	struct buf *pending;		/* copies of the rest (overwrite mode) */
+	u64 pending_max;		/* its cap in bytes (0: none) */
+	u64 pending_dropped;		/* records dropped for the cap */
+	struct evsel *trigger;		/* --switch-output-event */
+	int triggered;			/* a sample of trigger went by */
+};
+
+/* Empties every forward ring: straight from the mapped pages into
+ * sink->data (then a FINISHED_ROUND), and copies into the tracking log and
+ * pending buffer as the sink asks. Returns bytes drained or -errno. */
+s64 drain__forward(struct evlist *evlist, struct drain_sink *sink, struct record_stats *st);
+
+/* Adds what one record means to the stats (samples, LOST, sample times). */
+void record_stats__account(struct record_stats *st, const struct perf_event_header *h,
+			   u64 time);
+
+#endif

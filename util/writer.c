@@ -1,0 +1,104 @@
+#include "util/writer.h"
+#include "util/dump.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+static void *writer__thread(void *arg)
+{
+	struct writer *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->quit && (!w->job || w->done))
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (w->quit)
+			break;
+		struct dump *d = w->job;
+
+		pthread_mutex_unlock(&w->lock);
+		dump__write(d);
+		pthread_mutex_lock(&w->lock);
+		w->done = 1;
+		pthread_cond_broadcast(&w->cond);
+		/* cannot fail: one job at a time never fills the counter */
+		(void)eventfd_write(w->efd, 1);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int writer__start(struct writer *w)
+{
+	int err;
+
+	memset(w, 0, sizeof(*w));
+	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->efd < 0)
+		return -errno;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	err = pthread_create(&w->thread, NULL, writer__thread, w);
+	if (err)
+		return -err;
+	w->started = 1;
+	return 0;
+}
+
+void writer__stop(struct writer *w)
+{
+	if (w->started) {
+		writer__wait(w);
+		pthread_mutex_lock(&w->lock);
+		w->quit = 1;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+		pthread_cond_destroy(&w->cond);
+		pthread_mutex_destroy(&w->lock);
+		w->started = 0;
+	}
+	if (w->efd >= 0)
+		close(w->efd);
+	w->efd = -1;
+}
+
+void writer__submit(struct writer *w, struct dump *d)
+{
+	pthread_mutex_lock(&w->lock);
+	w->job = d;
+	w->done = 0;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+struct dump *writer__reap(struct writer *w)
+{
+	struct dump *d = NULL;
+	eventfd_t v;
+
+	pthread_mutex_lock(&w->lock);
+	if (w->job && w->done) {
+		d = w->job;
+		w->job = NULL;
+		w->done = 0;
+	}
+	pthread_mutex_unlock(&w->lock);
+	if (d)
+		eventfd_read(w->efd, &v);	/* consumed with the job it announced */
+	return d;
+}
+
+struct dump *writer__wait(struct writer *w)
+{
+	if (!w->started || !w->job)
+		return NULL;
+	pthread_mutex_lock(&w->lock);
+	while (!w->done)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	return writer__reap(w);
+}
