@@ -464,6 +464,12 @@ static void record__print_summary(struct record *rec)
 		       (unsigned long long)rec->tracking.log.len / 1024,
 		       (unsigned long long)rec->tracking.pruned_records,
 		       (unsigned long long)rec->tracking.evicted_records);
+		pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK, tracking "
+		       "%lluK; a dump's prelude at most %llu records ]\n", rec->dump->nr_rings,
+		       (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
+		       (unsigned long long)(rec->dump->memory >> 10),
+		       (unsigned long long)(rec->tracking.log.cap >> 10),
+		       (unsigned long long)d->prelude_max);
 		if (rec->opts.verbose)
 			pr_err("[ perf record: %llu samples trimmed to the common window, %llu left "
 			       "for the next dump, %llu triggers with nothing new ]\n",

@@ -18,12 +18,14 @@ void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one)
 {
 	/* times are not sums: the worst is kept */
 	u64 capture_ns = MAX(sum->capture_ns, one->capture_ns);
+	u64 prelude_max = MAX(sum->prelude_max, one->prelude_records);
 	u64 write_ns = MAX(sum->write_ns, one->write_ns);
 	u64 *s = (u64 *)sum;
 	const u64 *o = (const u64 *)one;
 
 	for (size_t i = 0; i < sizeof(*sum) / sizeof(u64); i++)
 		s[i] += o[i];
+	sum->prelude_max = prelude_max;
 	sum->capture_ns = capture_ns;
 	sum->write_ns = write_ns;
 }

@@ -34,6 +34,7 @@ struct dump_stats {
 	u64 prelude_records;	/* tracking records written (tasks the samples refer to) */
 	u64 prelude_bytes;
 	u64 log_records;	/* tracking records there were to choose from */
+	u64 prelude_max;	/* the biggest prelude of one dump, in records */
 	u64 captured_bytes;	/* copied out of the rings */
 	u64 capture_ns;		/* trigger to every ring copied (the last dump's, or the worst) */
 	u64 write_ns;		/* capture done to file in place */

@@ -28,6 +28,15 @@ one_line_error "--control: $TMP/plain: not a fifo" -- record --overwrite --contr
 one_line_error "--control: 'pipe:x'" -- record --overwrite --control=pipe:x -- true
 one_line_error "invalid --dump-window 'some'" -- record --overwrite --dump-window=some -- true
 one_line_error "invalid --tracking-max-size 'lots'" -- record --overwrite --tracking-max-size=lots -- true
+# rings whose capture buffers cannot fit: said at start, before any ring is
+# mapped (each ring here is at least half of what is available, and its
+# capture buffer as much again)
+avail_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+ring_mb=1
+while [ $((ring_mb * 2048)) -lt "$avail_kb" ]; do ring_mb=$((ring_mb * 2)); done
+one_line_error "their capture buffers need .*M, only .*M of memory is available: use a smaller -m" \
+	-- record --overwrite -a -m ${ring_mb}M -o big.data -- true
+[ ! -e big.data ] || fail "a file was written though the rings could not be set up"
 one_line_error "event syntax error: 'nosuch'" -- record --overwrite -e nosuch -- true
 # an event that fails to open: 'instructions' where there is no PMU (a VM),
 # else any event system-wide for an unprivileged user
