@@ -114,7 +114,7 @@ static int capture(struct ring_copy *rc, struct counts *c, u64 id)
 	c->tid = gettid();
 	c->id = id;
 	ring_copy__capture(rc, 0);
-	if (ring_copy__index(rc))
+	if (ring_copy__index(rc, ST))
 		return -1;
 	count_copy(rc, c);
 	return 0;

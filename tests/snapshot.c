@@ -63,7 +63,7 @@ static int capture_image(struct ring_copy *rc, struct image *img, u64 prev)
 
 static int copy_image(struct ring_copy *rc, struct image *img, u64 prev)
 {
-	return capture_image(rc, img, prev) || ring_copy__index(rc) ? -1 : 0;
+	return capture_image(rc, img, prev) || ring_copy__index(rc, ST) ? -1 : 0;
 }
 
 static u64 time_at(const struct ring_copy *rc, u64 i)
@@ -165,17 +165,17 @@ static int test_window_and_defer(struct test_ctx *ctx)
 	TEST_ASSERT(rc[0].wrapped && rc[1].wrapped && !rc[2].wrapped, "wrap flags");
 	u64 o0 = time_at(&rc[0], 0), o1 = time_at(&rc[1], 0);
 
-	TEST_ASSERT(ring_copy__window_start(rc, 3, ST) == MAX(o0, o1),
+	TEST_ASSERT(ring_copy__window_start(rc, 3) == MAX(o0, o1),
 		    "window start %llu, oldest %llu %llu",
-		    (unsigned long long)ring_copy__window_start(rc, 3, ST),
+		    (unsigned long long)ring_copy__window_start(rc, 3),
 		    (unsigned long long)o0, (unsigned long long)o1);
-	TEST_ASSERT(ring_copy__window_start(&rc[2], 1, ST) == 0, "no wrap, no window");
+	TEST_ASSERT(ring_copy__window_start(&rc[2], 1) == 0, "no wrap, no window");
 
 	/* defer: records newer than 195 go back to the ring for next time */
 	head0 = img[0].head;
 	TEST_ASSERT(!capture_image(&rc[0], &img[0], 0), "capture");
 	TEST_ASSERT(ring_copy__defer_after(&rc[0], 195, ST) == 5, "5 deferred");
-	TEST_ASSERT(!ring_copy__index(&rc[0]) && !check_copy(&rc[0], 195, &first), "kept up to 195");
+	TEST_ASSERT(!ring_copy__index(&rc[0], ST) && !check_copy(&rc[0], 195, &first), "kept up to 195");
 	TEST_ASSERT(rc[0].last_head == head0 + 5 * 64, "the next capture starts at the deferred ones");
 	/* and it reads them, and only them */
 	TEST_ASSERT(!copy_image(&rc[0], &img[0], rc[0].last_head), "copy");
@@ -225,9 +225,11 @@ static int test_merge(struct test_ctx *ctx)
 			put_sample(&b[s], offs[s], &n, times[s][i], s * 100 + i);
 	}
 	for (int s = 0; s < 3; s++)
-		m.streams[s] = (struct merge_stream){ .base = b[s].p, .offs = offs[s], .nr = lens[s] };
+		m.streams[s] = (struct merge_stream){
+			.base = b[s].p, .offs = offs[s], .times = times[s], .nr = lens[s]
+		};
 	m.nr_streams = 3;
-	merge__start(&m, 0, ST);
+	merge__start(&m, 0);
 	while ((h = merge__next(&m, &t))) {
 		u32 pid;
 
@@ -240,7 +242,7 @@ static int test_merge(struct test_ctx *ctx)
 	TEST_ASSERT(k == 9, "%d records merged", k);
 	/* a window leaves out the older samples of the trimmed streams only */
 	m.streams[1].trim = m.streams[2].trim = 1;
-	merge__start(&m, 21, ST);
+	merge__start(&m, 21);
 	for (k = 0; merge__next(&m, &t); k++)
 		;
 	TEST_ASSERT(k == 6 && m.trimmed == 3, "window: %d kept, %llu trimmed", k,

@@ -20,6 +20,7 @@ void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one)
 	u64 capture_ns = MAX(sum->capture_ns, one->capture_ns);
 	u64 prelude_max = MAX(sum->prelude_max, one->prelude_records);
 	u64 write_ns = MAX(sum->write_ns, one->write_ns);
+	u64 prepare_ns = MAX(sum->prepare_ns, one->prepare_ns);
 	u64 *s = (u64 *)sum;
 	const u64 *o = (const u64 *)one;
 
@@ -28,6 +29,7 @@ void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one)
 	sum->prelude_max = prelude_max;
 	sum->capture_ns = capture_ns;
 	sum->write_ns = write_ns;
+	sum->prepare_ns = prepare_ns;
 }
 
 u64 dump__memory(int nr, u64 data_bytes)
@@ -232,19 +234,19 @@ static int dump__run(struct dump *d)
 	int err;
 
 	for (int i = 0; i < d->nr_rings; i++) {
-		err = ring_copy__index(&d->rc[i]);
+		err = ring_copy__index(&d->rc[i], d->id_sample_type);
 		if (err)
 			return dump__fail(d, err, "indexing the ring copies");
 		dump__account_ring(d, &d->rc[i]);
 	}
-	window = d->opts.keep_all ? 0 : ring_copy__window_start(d->rc, d->nr_rings,
-								  d->id_sample_type);
+	window = d->opts.keep_all ? 0 : ring_copy__window_start(d->rc, d->nr_rings);
 	prelude__reset(&d->prelude);
 	data = dump__ring_tasks(d);
 	if (data < 0 || prelude__select(&d->prelude, d->fwd.p, d->fwd.len, d->log_len,
 					d->id_sample_type))
 		return dump__fail(d, -ENOMEM, "selecting the tracking prelude");
 	data += count_data(d->fwd.p + d->log_len, d->fwd.len - d->log_len);
+	d->st.prepare_ns = now_ns() - d->captured_ns;
 	if (!data) {
 		/* a file without samples is one stock perf report refuses */
 		d->st.empty++;
@@ -253,13 +255,15 @@ static int dump__run(struct dump *d)
 	d->merge.nr_streams = d->nr_rings + 1;
 	/* stream 0: tracking goes first at equal times, as it was logged first */
 	d->merge.streams[0] = (struct merge_stream){
-		.base = d->fwd.p, .offs = d->prelude.offs, .nr = d->prelude.nr
+		.base = d->fwd.p, .offs = d->prelude.offs, .times = d->prelude.times,
+		.nr = d->prelude.nr
 	};
 	for (int i = 0; i < d->nr_rings; i++)
 		d->merge.streams[i + 1] = (struct merge_stream){
-			.base = d->rc[i].buf, .offs = d->rc[i].offs, .nr = d->rc[i].nr, .trim = 1
+			.base = d->rc[i].buf, .offs = d->rc[i].offs, .times = d->rc[i].times,
+			.nr = d->rc[i].nr, .trim = 1
 		};
-	merge__start(&d->merge, window, d->id_sample_type);
+	merge__start(&d->merge, window);
 	err = perf_data__create(&out, d->path, d->evlist, d->errbuf, sizeof(d->errbuf));
 	if (err)
 		return err;

@@ -37,6 +37,7 @@ struct dump_stats {
 	u64 prelude_max;	/* the biggest prelude of one dump, in records */
 	u64 captured_bytes;	/* copied out of the rings */
 	u64 capture_ns;		/* trigger to every ring copied (the last dump's, or the worst) */
+	u64 prepare_ns;		/* of which: index, window and prelude */
 	u64 write_ns;		/* capture done to file in place */
 	u64 file_bytes;
 };

@@ -1,11 +1,10 @@
 #include "util/merge.h"
-#include "util/event.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PREFETCH_AHEAD 4
+#define PREFETCH_AHEAD 2
 
 int merge__reserve(struct merge *m, int nr)
 {
@@ -63,29 +62,29 @@ static int stream_load(struct merge *m, u32 s, struct merge_node *node)
 	struct merge_stream *st = &m->streams[s];
 
 	for (; st->pos < st->nr; st->pos++) {
-		const struct perf_event_header *h = (const void *)(st->base + st->offs[st->pos]);
-		u64 t;
+		u64 t = st->times[st->pos];
 
-		/* with many streams, each one's next records are long out of
-		 * the cache (and of the prefetcher's sight): ask for them early */
-		if (st->pos + PREFETCH_AHEAD < st->nr)
-			__builtin_prefetch(st->base + st->offs[st->pos + PREFETCH_AHEAD]);
-		t = event__time(h, m->id_sample_type);
-
-		if (st->trim && h->type == PERF_RECORD_SAMPLE && t < m->window) {
+		/* only a record older than the window is looked at */
+		if (st->trim && t < m->window &&
+		    ((const struct perf_event_header *)(st->base + st->offs[st->pos]))->type ==
+		    PERF_RECORD_SAMPLE) {
 			m->trimmed++;
 			continue;
 		}
+		/* the caller reads the record, and with many streams each
+		 * one's next records are long out of the cache and out of the
+		 * prefetcher's sight: ask for them early */
+		if (st->pos + PREFETCH_AHEAD < st->nr)
+			__builtin_prefetch(st->base + st->offs[st->pos + PREFETCH_AHEAD]);
 		*node = (struct merge_node){ t, s };
 		return 1;
 	}
 	return 0;
 }
 
-void merge__start(struct merge *m, u64 window, u64 id_sample_type)
+void merge__start(struct merge *m, u64 window)
 {
 	m->window = window;
-	m->id_sample_type = id_sample_type;
 	m->trimmed = 0;
 	m->n = 0;
 	for (int s = 0; s < m->nr_streams; s++) {

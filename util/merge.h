@@ -8,6 +8,7 @@
 struct merge_stream {
 	const char *base;
 	const u32 *offs;
+	const u64 *times;	/* each record's time: the merge reads no record */
 	u64 nr;
 	u64 pos;
 	int trim;		/* samples older than the window are left out */
@@ -26,15 +27,13 @@ struct merge {
 	struct merge_node *heap;
 	int cap, nr_streams, n;
 	u64 window;
-	u64 id_sample_type;
 	u64 trimmed;		/* samples left out for the window */
 };
 
 /* Room for nr streams (kept for later merges). 0 or -ENOMEM. */
 int merge__reserve(struct merge *m, int nr);
-/* Starts a merge of the m->nr_streams streams set up in m->streams.
- * Records take their time from event__time(, id_sample_type). */
-void merge__start(struct merge *m, u64 window, u64 id_sample_type);
+/* Starts a merge of the m->nr_streams streams set up in m->streams. */
+void merge__start(struct merge *m, u64 window);
 /* The next record in time order (its time in *time), NULL at the end. */
 const struct perf_event_header *merge__next(struct merge *m, u64 *time);
 void merge__exit(struct merge *m);

@@ -20,6 +20,7 @@ void prelude__exit(struct prelude *p)
 	free(p->refs);
 	free(p->scratch);
 	free(p->offs);
+	free(p->times);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -75,7 +76,7 @@ static int prelude__reserve(struct prelude *p, u64 n)
 {
 	struct timed_ref *r, *s;
 	u32 *o;
-	u64 cap = p->cap;
+	u64 *t, cap = p->cap;
 
 	if (n <= cap)
 		return 0;
@@ -90,7 +91,10 @@ static int prelude__reserve(struct prelude *p, u64 n)
 	o = realloc(p->offs, cap * sizeof(*o));
 	if (o)
 		p->offs = o;
-	if (!r || !s || !o)
+	t = realloc(p->times, cap * sizeof(*t));
+	if (t)
+		p->times = t;
+	if (!r || !s || !o || !t)
 		return -ENOMEM;
 	p->cap = cap;
 	return 0;
@@ -156,6 +160,7 @@ int prelude__select(struct prelude *p, const char *buf, u64 len, u64 log_len,
 			if (pid != (u32)-1 && !prelude__has_pid(p, pid))
 				continue;
 		}
+		p->times[kept] = p->refs[i].time;
 		p->offs[kept++] = p->refs[i].off;
 		p->records += tracking;
 		p->bytes += tracking ? h->size : 0;

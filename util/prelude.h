@@ -15,6 +15,7 @@ struct prelude {
 	int have_last;
 	struct timed_ref *refs, *scratch;
 	u32 *offs;		/* the selection, oldest first */
+	u64 *times;		/* and their times */
 	u64 cap, nr;
 	u64 records, bytes;	/* tracking records selected, and their size */
 	u64 log_records;	/* tracking records there were to choose from */

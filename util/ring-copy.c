@@ -20,7 +20,7 @@ static u64 index_entries(u64 data_bytes)
 
 u64 ring_copy__bytes(u64 data_bytes)
 {
-	return data_bytes + index_entries(data_bytes) * sizeof(u32);
+	return data_bytes + index_entries(data_bytes) * (sizeof(u32) + sizeof(u64));
 }
 
 /* Anonymous memory written once now, so that no dump pays a page fault
@@ -65,7 +65,10 @@ int ring_copy__init(struct ring_copy *rc, struct mmap *m)
 		return -errno;
 	rc->offs_cap = index_entries(size);
 	rc->offs = alloc_faulted(rc->offs_cap * sizeof(u32));
-	return rc->offs ? 0 : -errno;
+	if (!rc->offs)
+		return -errno;
+	rc->times = alloc_faulted(rc->offs_cap * sizeof(u64));
+	return rc->times ? 0 : -errno;
 }
 
 void ring_copy__exit(struct ring_copy *rc)
@@ -74,6 +77,8 @@ void ring_copy__exit(struct ring_copy *rc)
 		munmap(rc->buf, rc->size);
 	if (rc->offs)
 		munmap(rc->offs, rc->offs_cap * sizeof(u32));
+	if (rc->times)
+		munmap(rc->times, rc->offs_cap * sizeof(u64));
 	free(rc->pids);
 	memset(rc, 0, sizeof(*rc));
 }
@@ -136,10 +141,17 @@ static int ring_copy__grow_index(struct ring_copy *rc)
 {
 	u64 cap = rc->offs_cap * 2;
 	void *p = mremap(rc->offs, rc->offs_cap * sizeof(u32), cap * sizeof(u32), MREMAP_MAYMOVE);
+	void *t;
 
 	if (p == MAP_FAILED)
 		return -ENOMEM;
 	rc->offs = p;
+	t = mremap(rc->times, rc->offs_cap * sizeof(u64), cap * sizeof(u64), MREMAP_MAYMOVE);
+	if (t == MAP_FAILED) {
+		/* offs is bigger, which is harmless: both keep the old count */
+		return -ENOMEM;
+	}
+	rc->times = t;
 	rc->offs_cap = cap;
 	return 0;
 }
@@ -167,7 +179,7 @@ static int ring_copy__add_pid(struct ring_copy *rc, const struct perf_event_head
 	return 0;
 }
 
-int ring_copy__index(struct ring_copy *rc)
+int ring_copy__index(struct ring_copy *rc, u64 id_sample_type)
 {
 	u64 off = rc->start, n = 0;
 
@@ -179,6 +191,7 @@ int ring_copy__index(struct ring_copy *rc)
 			break;
 		if (n == rc->offs_cap && ring_copy__grow_index(rc))
 			return -ENOMEM;
+		rc->times[n] = event__time(h, id_sample_type);
 		rc->offs[n++] = off;
 		off += h->size;
 		if (h->type == PERF_RECORD_SAMPLE) {
@@ -196,22 +209,25 @@ int ring_copy__index(struct ring_copy *rc)
 	/* newest first in the ring: turn them around */
 	for (u64 i = 0; i < n / 2; i++) {
 		u32 tmp = rc->offs[i];
+		u64 t = rc->times[i];
 
 		rc->offs[i] = rc->offs[n - 1 - i];
 		rc->offs[n - 1 - i] = tmp;
+		rc->times[i] = rc->times[n - 1 - i];
+		rc->times[n - 1 - i] = t;
 	}
 	rc->nr = n;
 	return 0;
 }
 
-u64 ring_copy__window_start(const struct ring_copy *rcs, int n, u64 id_sample_type)
+u64 ring_copy__window_start(const struct ring_copy *rcs, int n)
 {
 	u64 start = 0;
 
 	for (int i = 0; i < n; i++) {
 		if (!rcs[i].wrapped || !rcs[i].nr)
 			continue;
-		start = MAX(start, event__time(ring_copy__record(&rcs[i], 0), id_sample_type));
+		start = MAX(start, rcs[i].times[0]);
 	}
 	return start;
 }

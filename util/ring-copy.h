@@ -15,6 +15,7 @@ struct ring_copy {
 	char *buf;		/* capture buffer, m's data size */
 	u64 size;
 	u32 *offs;		/* record index into buf, oldest first; grows, is kept */
+	u64 *times;		/* and each record's time, read on the index's one walk */
 	u64 offs_cap;
 	u64 nr;
 	/* what the index saw on its way, so nobody walks the copy again */
@@ -56,9 +57,10 @@ u64 ring_copy__fresh(const struct ring_copy *rc);
 u64 ring_copy__defer_after(struct ring_copy *rc, u64 end, u64 id_sample_type);
 /* Indexes the complete records of the capture, oldest first. Stops at a
  * zero header (never written), a bad size, or a record crossing len (torn).
- * Counts samples and losses and lists the samples' tasks on the way. 0
+ * Reads every record's time (layout id_sample_type), counts samples and
+ * losses and lists the samples' tasks on the way. 0
  * with nr set, or -ENOMEM (a dump never goes out silently cut). */
-int ring_copy__index(struct ring_copy *rc);
+int ring_copy__index(struct ring_copy *rc, u64 id_sample_type);
 
 static inline const struct perf_event_header *ring_copy__record(const struct ring_copy *rc,
 								  u64 i)
@@ -68,6 +70,6 @@ static inline const struct perf_event_header *ring_copy__record(const struct rin
 
 /* The common window start of a dump: the newest "oldest record time" among
  * the indexed rings that wrapped, 0 when none did. */
-u64 ring_copy__window_start(const struct ring_copy *rcs, int n, u64 id_sample_type);
+u64 ring_copy__window_start(const struct ring_copy *rcs, int n);
 
 #endif
