@@ -34,9 +34,9 @@ $(O)/%.o: %.c
 -include $(OBJS:.o=.d)
 
 san:
-	$(MAKE) O=build-san OPTFLAGS="-O1 -g $(SAN_FLAGS)" build-san/perf
+	$(MAKE) O=build-san OPTFLAGS="-O1 -g $(SAN_FLAGS)" build-san/perf build-san/dump-pipeline
 
-check: perf san
+check: perf $(O)/dump-pipeline san
 	tests/run
 
 DOCS := $(wildcard Documentation/perf*.txt)
