@@ -412,6 +412,29 @@ static int test_tracking(struct test_ctx *ctx)
 	TEST_ASSERT(t.log.len <= 64 && t.evicted_records > 0, "cap: %zu bytes, %llu evicted",
 		    t.log.len, (unsigned long long)t.evicted_records);
 	tracking__exit(&t);
+
+	/* over the cap a task's superseded names go first; the kernel's map
+	 * and a live task's maps and newest name stay */
+	tracking__init(&t, 0, ST);
+	put_task_named(&t, PERF_RECORD_MMAP2, (u32)-1, (u32)-1, 0, "[kernel.kallsyms]");
+	put_task_named(&t, PERF_RECORD_MMAP2, 60, 60, 1, "/usr/bin/live");
+	for (int i = 0; i < 100; i++)
+		put_task(&t, PERF_RECORD_COMM, 60, 60, 2 + i);
+	t.cap = 1024;
+	tracking__prune(&t, 0);
+	n = 0;
+	tracking__for_each(&t, h) {
+		const u32 *p = (const u32 *)(h + 1);
+
+		n++;
+		TEST_ASSERT(h->type != PERF_RECORD_COMM || tracking__time(&t, h) == 101,
+			    "a superseded COMM kept (time %llu)",
+			    (unsigned long long)tracking__time(&t, h));
+		TEST_ASSERT(h->type != PERF_RECORD_MMAP2 || p[0] == (u32)-1 || p[0] == 60, "maps");
+	}
+	TEST_ASSERT(n == 3 && t.evicted_records == 99, "kept %d: kernel map, map, newest name; "
+		    "%llu evicted", n, (unsigned long long)t.evicted_records);
+	tracking__exit(&t);
 	return TEST_OK;
 }
 

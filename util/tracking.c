@@ -61,14 +61,15 @@ static int is_task_record(u32 type)
 	       type == PERF_RECORD_MMAP2 || type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT;
 }
 
-/* tid -> offset of its last EXIT before the prune time, in a small hash. */
-struct dead_set {
+/* tid -> offset + 1 of one of its records (its last EXIT before a prune
+ * time, its last COMM), in a small hash; 0 is an empty slot. */
+struct tid_map {
 	u32 *tids;
 	u64 *offs;
 	size_t cap;
 };
 
-static size_t dead_slot(const struct dead_set *d, u32 tid)
+static size_t tid_slot(const struct tid_map *d, u32 tid)
 {
 	size_t i = (tid * 2654435761u) & (d->cap - 1);
 
@@ -77,9 +78,103 @@ static size_t dead_slot(const struct dead_set *d, u32 tid)
 	return i;
 }
 
+/* Keeps the records for which keep[i] (i: their order in the log) holds,
+ * in order; the rest are counted as evicted. */
+static void tracking__compact(struct tracking *t, const unsigned char *keep)
+{
+	size_t out = 0, i = 0;
+
+	for (size_t off = 0; off < t->log.len; i++) {
+		const struct perf_event_header *h = (const void *)(t->log.p + off);
+		u16 size = h->size;	/* the move below may overwrite h */
+
+		if (keep[i]) {
+			memmove(t->log.p + out, h, size);
+			out += size;
+		} else {
+			t->evicted_records++;
+			t->nr_records--;
+		}
+		off += size;
+	}
+	t->log.len = out;
+}
+
+/* Over the cap, what goes first is what is least likely to be needed: a
+ * task's older names (a later COMM of the same thread supersedes them),
+ * then the oldest records, but never the kernel's maps (pid -1), without
+ * which no kernel sample resolves. Evicting by age alone would drop the
+ * kernel map and a live task's MMAP2s while keeping hundreds of its stale
+ * names. */
+static void tracking__evict(struct tracking *t)
+{
+	struct tid_map last = { 0 };
+	size_t ncomm = 0, n = 0, i = 0, bytes = t->log.len;
+	unsigned char *keep;
+
+	tracking__for_each(t, h) {
+		n++;
+		ncomm += h->type == PERF_RECORD_COMM;
+	}
+	keep = malloc(n ? n : 1);
+	if (!keep) {
+		/* no memory to choose: the cap holds all the same */
+		u64 cut = event__cut_oldest(&t->log, t->cap / 2);
+
+		t->evicted_records += cut;
+		t->nr_records -= cut;
+		return;
+	}
+	memset(keep, 1, n);
+	for (last.cap = 64; last.cap < ncomm * 2; last.cap *= 2)
+		;
+	last.tids = calloc(last.cap, sizeof(*last.tids));
+	last.offs = calloc(last.cap, sizeof(*last.offs));
+	if (last.tids && last.offs) {
+		tracking__for_each(t, h) {
+			u32 pid, tid;
+			size_t slot;
+
+			if (h->type != PERF_RECORD_COMM)
+				continue;
+			task_ids(h, &pid, &tid);
+			slot = tid_slot(&last, tid);
+			last.tids[slot] = tid;
+			last.offs[slot] = (const char *)h - t->log.p + 1;
+		}
+		tracking__for_each(t, h) {
+			u32 pid, tid;
+
+			if (h->type == PERF_RECORD_COMM) {
+				task_ids(h, &pid, &tid);
+				if (last.offs[tid_slot(&last, tid)] != (size_t)((const char *)h - t->log.p + 1)) {
+					keep[i] = 0;
+					bytes -= h->size;
+				}
+			}
+			i++;
+		}
+	}
+	/* still over: the oldest, the kernel's maps aside, down to half the cap */
+	i = 0;
+	tracking__for_each(t, h) {
+		if (bytes <= t->cap / 2)
+			break;
+		if (keep[i] && !(is_task_record(h->type) && *(const u32 *)(h + 1) == (u32)-1)) {
+			keep[i] = 0;
+			bytes -= h->size;
+		}
+		i++;
+	}
+	tracking__compact(t, keep);
+	free(keep);
+	free(last.tids);
+	free(last.offs);
+}
+
 int tracking__prune(struct tracking *t, u64 before)
 {
-	struct dead_set d = { 0 };
+	struct tid_map d = { 0 };
 	size_t nexits = 0, out = 0;
 	int err = 0;
 
@@ -101,7 +196,7 @@ int tracking__prune(struct tracking *t, u64 before)
 			if (h->type != PERF_RECORD_EXIT || tracking__time(t, h) >= before)
 				continue;
 			task_ids(h, &pid, &tid);
-			s = dead_slot(&d, tid);
+			s = tid_slot(&d, tid);
 			d.tids[s] = tid;
 			d.offs[s] = (const char *)h - t->log.p + 1;
 		}
@@ -117,7 +212,7 @@ int tracking__prune(struct tracking *t, u64 before)
 			if (is_task_record(h->type)) {
 				task_ids(h, &pid, &tid);
 				key = (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) ? pid : tid;
-				s = dead_slot(&d, key);
+				s = tid_slot(&d, key);
 				drop = d.offs[s] && off < d.offs[s];
 			}
 			if (drop) {
@@ -133,12 +228,7 @@ int tracking__prune(struct tracking *t, u64 before)
 	}
 	free(d.tids);
 	free(d.offs);
-	/* over the cap: the oldest go first, and are counted as evicted */
-	if (t->cap && t->log.len > t->cap) {
-		u64 n = event__cut_oldest(&t->log, t->cap / 2);
-
-		t->evicted_records += n;
-		t->nr_records -= n;
-	}
+	if (t->cap && t->log.len > t->cap)
+		tracking__evict(t);
 	return err;
 }
