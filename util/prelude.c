@@ -72,29 +72,28 @@ int prelude__add_pid(struct prelude *p, u32 pid)
 	return 0;
 }
 
+/* Resizes *arr to cap elements of size each; on failure *arr stays as it
+ * was (big enough for the old cap). 0 or -ENOMEM. */
+static int grow(void *arr, size_t each, u64 cap)
+{
+	void **p = arr, *n = realloc(*p, cap * each);
+
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	return 0;
+}
+
 static int prelude__reserve(struct prelude *p, u64 n)
 {
-	struct timed_ref *r, *s;
-	u32 *o;
-	u64 *t, cap = p->cap;
+	u64 cap = p->cap;
 
 	if (n <= cap)
 		return 0;
 	while (cap < n)
 		cap = cap ? cap * 2 : 4096;
-	r = realloc(p->refs, cap * sizeof(*r));
-	if (r)
-		p->refs = r;
-	s = realloc(p->scratch, cap * sizeof(*s));
-	if (s)
-		p->scratch = s;
-	o = realloc(p->offs, cap * sizeof(*o));
-	if (o)
-		p->offs = o;
-	t = realloc(p->times, cap * sizeof(*t));
-	if (t)
-		p->times = t;
-	if (!r || !s || !o || !t)
+	if (grow(&p->refs, sizeof(*p->refs), cap) || grow(&p->scratch, sizeof(*p->scratch), cap) ||
+	    grow(&p->offs, sizeof(*p->offs), cap) || grow(&p->times, sizeof(*p->times), cap))
 		return -ENOMEM;
 	p->cap = cap;
 	return 0;
