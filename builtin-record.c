@@ -236,15 +236,6 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 
 enum { RUNNING, STOP_SIGNAL, STOP_CHILD, STOP_HUP };
 
-/* One switch, however many triggers ask: the first one's time is when the
- * dump was asked for. */
-static void record__ask_switch(struct record *rec)
-{
-	if (!rec->switch_pending)
-		rec->trigger_ns = now_ns();
-	rec->switch_pending = 1;
-}
-
 /* Reads pending signals: returns why to stop, or RUNNING. A SIGUSR2 (any
  * number of them) asks for one switch. */
 static int record__handle_signals(struct record *rec)
@@ -429,6 +420,15 @@ static int record__wait_workload(struct record *rec, int terminate)
 	return status;
 }
 
+/* Overwrite mode: what the rings, capture buffers and tracking log take. */
+static void record__print_memory(struct record *rec)
+{
+	pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK, tracking %lluK ]\n",
+	       rec->dump->nr_rings, (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
+	       (unsigned long long)(rec->dump->memory >> 10),
+	       (unsigned long long)(rec->tracking.log.cap >> 10));
+}
+
 static void record__print_summary(struct record *rec)
 {
 	double mb = (rec->data.data_offset + rec->data.data_size) / 1024.0 / 1024.0;
@@ -459,17 +459,14 @@ static void record__print_summary(struct record *rec)
 		       (unsigned long long)d->overwritten_bytes,
 		       d->trimmed ? ", samples outside the common window left out" : "");
 		pr_err("[ perf record: tracking: %llu records (%llu KB) kept, %llu pruned after "
-		       "their task exited, %llu evicted by --tracking-max-size ]\n",
+		       "their task exited, %llu evicted by --tracking-max-size; a dump's prelude "
+		       "at most %llu records ]\n",
 		       (unsigned long long)rec->tracking.nr_records,
 		       (unsigned long long)rec->tracking.log.len / 1024,
 		       (unsigned long long)rec->tracking.pruned_records,
-		       (unsigned long long)rec->tracking.evicted_records);
-		pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK, tracking "
-		       "%lluK; a dump's prelude at most %llu records ]\n", rec->dump->nr_rings,
-		       (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
-		       (unsigned long long)(rec->dump->memory >> 10),
-		       (unsigned long long)(rec->tracking.log.cap >> 10),
-		       (unsigned long long)d->prelude_max);
+		       (unsigned long long)rec->tracking.evicted_records,
+		       (unsigned long long)rec->prelude_max);
+		record__print_memory(rec);
 		if (rec->opts.verbose)
 			pr_err("[ perf record: %llu samples trimmed to the common window, %llu left "
 			       "for the next dump, %llu triggers with nothing new ]\n",
@@ -580,9 +577,7 @@ static int record__setup_dumps(struct record *rec)
 		return err;
 	}
 	if (rec->opts.verbose)
-		pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK ]\n",
-		       rec->dump->nr_rings, (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
-		       (unsigned long long)(rec->dump->memory >> 10));
+		record__print_memory(rec);
 	return 0;
 }
 

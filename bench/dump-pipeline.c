@@ -148,11 +148,11 @@ static int run(const char *dir, int nr, u64 ring_mb, int rounds)
 			fprintf(stderr, "dump-pipeline: %s\n", d->errbuf);
 			goto out;
 		}
-		best_capture = MIN(best_capture, d->st.capture_ns);
-		best_write = MIN(best_write, d->st.write_ns);
-		best_prepare = MIN(best_prepare, d->st.prepare_ns);
+		best_capture = MIN(best_capture, d->capture_ns);
+		best_write = MIN(best_write, d->write_ns);
+		best_prepare = MIN(best_prepare, d->prepare_ns);
 		unlink(d->placed);
-		best_floor = MIN(best_floor, write_floor(dir, maps[0].data, d->st.file_bytes));
+		best_floor = MIN(best_floor, write_floor(dir, maps[0].data, d->file_bytes));
 	}
 	double gb = (double)nr * size / (1ULL << 30), ms = (best_capture + best_write) / 1e6;
 	double rss_mb = (peak_rss_kb() - rss0) / 1024.0;

@@ -16,20 +16,12 @@
 
 void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one)
 {
-	/* times are not sums: the worst is kept */
-	u64 capture_ns = MAX(sum->capture_ns, one->capture_ns);
-	u64 prelude_max = MAX(sum->prelude_max, one->prelude_records);
-	u64 write_ns = MAX(sum->write_ns, one->write_ns);
-	u64 prepare_ns = MAX(sum->prepare_ns, one->prepare_ns);
 	u64 *s = (u64 *)sum;
 	const u64 *o = (const u64 *)one;
 
+	_Static_assert(sizeof(*sum) % sizeof(u64) == 0, "dump_stats holds u64 counts only");
 	for (size_t i = 0; i < sizeof(*sum) / sizeof(u64); i++)
 		s[i] += o[i];
-	sum->prelude_max = prelude_max;
-	sum->capture_ns = capture_ns;
-	sum->write_ns = write_ns;
-	sum->prepare_ns = prepare_ns;
 }
 
 u64 dump__memory(int nr, u64 data_bytes)
@@ -98,7 +90,7 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	memset(&d->st, 0, sizeof(d->st));
 	d->err = 0;
 	d->placed[0] = d->errbuf[0] = 0;
-	d->trigger_ns = trigger_ns;
+	d->captured_bytes = 0;
 	/* the rings first, back to back: they run on while we copy */
 	for (int i = 0; i < d->nr_rings; i++)
 		ring_copy__capture(&d->rc[i], MIN(d->opts.margin, d->rc[i].size / 4));
@@ -115,8 +107,8 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 			d->st.deferred += ring_copy__defer_after(&d->rc[i], end, d->id_sample_type);
 	}
 	for (int i = 0; i < d->nr_rings; i++)
-		d->st.captured_bytes += d->rc[i].len;
-	d->st.capture_ns = d->captured_ns - trigger_ns;
+		d->captured_bytes += d->rc[i].len;
+	d->capture_ns = d->captured_ns - trigger_ns;
 	d->fwd.len = 0;
 	buf__add(&d->fwd, trk->log.p, trk->log.len);
 	d->log_len = trk->log.len;
@@ -246,7 +238,7 @@ static int dump__run(struct dump *d)
 					d->id_sample_type))
 		return dump__fail(d, -ENOMEM, "selecting the tracking prelude");
 	data += count_data(d->fwd.p + d->log_len, d->fwd.len - d->log_len);
-	d->st.prepare_ns = now_ns() - d->captured_ns;
+	d->prepare_ns = now_ns() - d->captured_ns;
 	if (!data) {
 		/* a file without samples is one stock perf report refuses */
 		d->st.empty++;
@@ -279,7 +271,7 @@ static int dump__run(struct dump *d)
 	if (err)
 		return err;
 	memcpy(d->placed, out.placed, PATH_MAX);
-	d->st.file_bytes = out.data_offset + out.data_size;
+	d->file_bytes = out.data_offset + out.data_size;
 	return 0;
 }
 
@@ -288,14 +280,11 @@ int dump__write(struct dump *d)
 	if (d->err)		/* the capture failed: nothing to write */
 		goto out;
 	d->err = dump__run(d);
-	d->st.prelude_records = d->prelude.records;
-	d->st.prelude_bytes = d->prelude.bytes;
-	d->st.log_records = d->prelude.log_records;
 	d->last_sample_time = d->info.last_sample_time;
 	if (!d->err)
 		d->st.dumps++;
 out:
 	d->st.failed += d->err && d->err != -ENODATA;
-	d->st.write_ns = now_ns() - d->captured_ns;
+	d->write_ns = now_ns() - d->captured_ns;
 	return d->err;
 }

@@ -18,7 +18,8 @@ struct dump_opts {
 	int last;		/* recording has ended: no later dump to defer records to */
 };
 
-/* What dumps did: one dump's, or the sum over a session's. */
+/* What dumps did, one dump's or the sum over a session's: every field is
+ * a count, so that sums are field by field. */
 struct dump_stats {
 	u64 dumps;
 	u64 records;		/* written, tracking included */
@@ -31,15 +32,6 @@ struct dump_stats {
 	u64 failed;
 	u64 empty;		/* triggers with nothing new to dump */
 	u64 prune_failed;	/* tracking could not be pruned (no memory): the cap still holds */
-	u64 prelude_records;	/* tracking records written (tasks the samples refer to) */
-	u64 prelude_bytes;
-	u64 log_records;	/* tracking records there were to choose from */
-	u64 prelude_max;	/* the biggest prelude of one dump, in records */
-	u64 captured_bytes;	/* copied out of the rings */
-	u64 capture_ns;		/* trigger to every ring copied (the last dump's, or the worst) */
-	u64 prepare_ns;		/* of which: index, window and prelude */
-	u64 write_ns;		/* capture done to file in place */
-	u64 file_bytes;
 };
 
 void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one);
@@ -62,13 +54,17 @@ struct dump {
 	char path[PATH_MAX];
 	int keep_old;
 	struct header_info info;
-	u64 trigger_ns;			/* when the dump was asked for */
-	u64 captured_ns;
+	u64 captured_ns;		/* when the last ring was copied */
+	u64 captured_bytes;
+	u64 capture_ns;			/* trigger to every ring copied */
 	/* kept from dump to dump */
 	struct prelude prelude;
 	struct merge merge;
-	/* what the dump did */
+	/* what the dump did (the prelude's size is in prelude) */
 	struct dump_stats st;
+	u64 prepare_ns;			/* capture to index, window and prelude done */
+	u64 write_ns;			/* capture to file in place */
+	u64 file_bytes;
 	u64 last_sample_time;
 	int err;			/* 0, -ENODATA (no new sample: no file), -errno */
 	char placed[PATH_MAX];		/* the name the file got (path, or path-N) */

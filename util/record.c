@@ -72,8 +72,15 @@ s64 record__drain(struct record *rec)
 
 	rec->pending_dropped += sink.pending_dropped;
 	if (sink.triggered)
-		rec->switch_pending = 1;
+		record__ask_switch(rec);
 	return w;
+}
+
+void record__ask_switch(struct record *rec)
+{
+	if (!rec->switch_pending)
+		rec->trigger_ns = now_ns();
+	rec->switch_pending = 1;
 }
 
 static void removed_file(const char *path, void *arg)
@@ -176,11 +183,12 @@ int record__dump_done(struct record *rec, struct dump *d)
 			pr_err("[ perf record: dump %s: capture %d rings, %.1f MB in %.3f ms; "
 			       "prelude %llu of %llu tracking records (%llu KB); written in "
 			       "%.3f ms ]\n", d->placed, d->nr_rings,
-			       d->st.captured_bytes / 1048576.0, d->st.capture_ns * ms,
-			       (unsigned long long)d->st.prelude_records,
-			       (unsigned long long)d->st.log_records,
-			       (unsigned long long)d->st.prelude_bytes / 1024, d->st.write_ns * ms);
+			       d->captured_bytes / 1048576.0, d->capture_ns * ms,
+			       (unsigned long long)d->prelude.records,
+			       (unsigned long long)d->prelude.log_records,
+			       (unsigned long long)d->prelude.bytes / 1024, d->write_ns * ms);
 	}
+	rec->prelude_max = MAX(rec->prelude_max, d->prelude.records);
 	dump_stats__add(&rec->dump_stats, &d->st);
 	record__send_acks(rec, &rec->acks_in_flight);
 	/* no later dump can hold a sample older than this one's newest */
@@ -191,11 +199,14 @@ int record__dump_done(struct record *rec, struct dump *d)
 
 int record__dump(struct record *rec)
 {
+	int err;
+
 	rec->acks_in_flight += rec->acks_owed;
 	rec->acks_owed = 0;
-	if (record__capture(rec)) {
+	err = record__capture(rec);
+	if (err) {
 		record__send_acks(rec, &rec->acks_in_flight);
-		return rec->dump->err ? rec->dump->err : -EIO;
+		return err;
 	}
 	dump__write(rec->dump);
 	return record__dump_done(rec, rec->dump);

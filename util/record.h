@@ -70,6 +70,7 @@ struct record {
 	u64 tracking_max;
 	struct dump_opts dump_opts;
 	struct dump_stats dump_stats;	/* every dump's, summed */
+	u64 prelude_max;		/* the biggest prelude of one dump, in records */
 	struct dump *dump;		/* overwrite mode: the capture buffers */
 	struct writer writer;		/* writes dumps off the loop */
 	u64 trigger_ns;			/* when the pending switch was asked for */
@@ -104,6 +105,9 @@ int record__dump(struct record *rec);
  * says how it went, answers the commands it served, counts it, and prunes
  * the tracking log. Its error, or 0. */
 int record__dump_done(struct record *rec, struct dump *d);
+/* A trigger: one switch, however many triggers ask; the first one's time
+ * is when the dump was asked for. */
+void record__ask_switch(struct record *rec);
 /* Answers *acks control commands (and zeroes the count). */
 void record__send_acks(struct record *rec, int *acks);
 /* A --switch-output trigger fired: rotate the file, or capture the rings
