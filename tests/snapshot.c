@@ -255,7 +255,7 @@ static int test_merge(struct test_ctx *ctx)
 	static const u64 lt[6] = { 30, 10, 20, 10, 0, 20 };
 
 	for (u32 i = 0; i < 6; i++)
-		refs[i] = (struct timed_ref){ lt[i], i, i };
+		refs[i] = (struct timed_ref){ lt[i], i };
 	merge__sort_refs(refs, scratch, 6);
 	TEST_ASSERT(refs[0].off == 4 && refs[1].off == 1 && refs[2].off == 3 &&
 		    refs[3].off == 2 && refs[4].off == 5 && refs[5].off == 0,

@@ -42,7 +42,6 @@ void merge__exit(struct merge *m);
 struct timed_ref {
 	u64 time;
 	u32 off;
-	u32 seq;
 };
 
 /* Sorts refs by time, keeping the given order among equal times (a merge

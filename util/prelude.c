@@ -10,7 +10,6 @@ void prelude__reset(struct prelude *p)
 	if (p->nr_pids)
 		memset(p->pids, 0, p->pids_cap * sizeof(*p->pids));
 	p->nr_pids = 0;
-	p->have_last = 0;
 	p->nr = p->records = p->bytes = p->log_records = 0;
 }
 
@@ -58,8 +57,6 @@ int prelude__add_pid(struct prelude *p, u32 pid)
 {
 	u64 s;
 
-	if (p->have_last && p->last_pid == pid)
-		return 0;
 	if ((p->nr_pids + 1) * 2 > p->pids_cap && prelude__grow_pids(p))
 		return -ENOMEM;
 	s = pid_slot(p->pids, p->pids_cap, pid);
@@ -67,8 +64,6 @@ int prelude__add_pid(struct prelude *p, u32 pid)
 		p->pids[s] = (u64)pid + 1;
 		p->nr_pids++;
 	}
-	p->last_pid = pid;
-	p->have_last = 1;
 	return 0;
 }
 
@@ -133,7 +128,7 @@ int prelude__select(struct prelude *p, const char *buf, u64 len, u64 log_len,
 		    prelude__add_pid(p, record_pid(h, SAMPLE_PID_OFFSET)))
 			return -ENOMEM;
 		p->log_records += off < log_len;
-		p->refs[n] = (struct timed_ref){ event__time(h, id_sample_type), off, n };
+		p->refs[n] = (struct timed_ref){ event__time(h, id_sample_type), off };
 		n++;
 		off += h->size;
 	}

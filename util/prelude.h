@@ -11,8 +11,6 @@
 struct prelude {
 	u64 *pids;		/* open addressing, pid + 1 (0: empty) */
 	u64 pids_cap, nr_pids;
-	u32 last_pid;		/* samples come in runs of one task */
-	int have_last;
 	struct timed_ref *refs, *scratch;
 	u32 *offs;		/* the selection, oldest first */
 	u64 *times;		/* and their times */

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The smallest record these rings hold (a sample or LOST with its id
@@ -86,10 +85,8 @@ void ring_copy__exit(struct ring_copy *rc)
 void ring_copy__capture(struct ring_copy *rc, u64 margin)
 {
 	struct mmap *m = rc->m;
-	u64 head, head2, fresh, limit, written, safe;
-	struct timespec ts;
+	u64 clock = now_ns(), head, head2, fresh, limit, written, safe;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	head = mmap__read_head(m);
 	fresh = rc->last_head - head;		/* the head only moves down */
 	limit = MIN(fresh, rc->size);
@@ -108,7 +105,7 @@ void ring_copy__capture(struct ring_copy *rc, u64 margin)
 	rc->len = MIN(limit, safe);
 	rc->nr = 0;
 	rc->head = head;
-	rc->clock = (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	rc->clock = clock;
 	rc->last_head = head;
 }
 
@@ -148,7 +145,9 @@ static int ring_copy__grow_index(struct ring_copy *rc)
 	rc->offs = p;
 	t = mremap(rc->times, rc->offs_cap * sizeof(u64), cap * sizeof(u64), MREMAP_MAYMOVE);
 	if (t == MAP_FAILED) {
-		/* offs is bigger, which is harmless: both keep the old count */
+		/* shrinking in place cannot fail: both keep the old size, or the
+		 * exit would unmap offs short */
+		(void)mremap(rc->offs, cap * sizeof(u32), rc->offs_cap * sizeof(u32), 0);
 		return -ENOMEM;
 	}
 	rc->times = t;
