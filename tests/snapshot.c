@@ -506,6 +506,8 @@ static int test_prelude(struct test_ctx *ctx)
 	TEST_ASSERT(!prelude__select(&p, b.p, b.len, log_len, ST), "select");
 	mask = selected_pids(&p, b.p, &others);
 	TEST_ASSERT(mask == (1u << 1 | 1u << 2 | 1u << 4), "tasks selected %#x", mask);
+	TEST_ASSERT(!p.pending_data, "no pending sample, %llu counted",
+		    (unsigned long long)p.pending_data);
 	TEST_ASSERT(others == 1 && p.records == 7 && p.log_records == 10,
 		    "kernel map kept, %llu of %llu records", (unsigned long long)p.records,
 		    (unsigned long long)p.log_records);
@@ -521,6 +523,7 @@ static int test_prelude(struct test_ctx *ctx)
 	mask = selected_pids(&p, b.p, &others);
 	TEST_ASSERT(mask == (1u << 1 | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5),
 		    "with a pending sample: %#x", mask);
+	TEST_ASSERT(p.pending_data == 1, "pending samples: %llu", (unsigned long long)p.pending_data);
 	TEST_ASSERT(others == 2 && p.records == 10, "sample and kernel map, %llu records",
 		    (unsigned long long)p.records);
 	prelude__exit(&p);

@@ -163,18 +163,6 @@ static s64 dump__ring_tasks(struct dump *d)
 	return data;
 }
 
-static s64 count_data(const char *p, u64 len)
-{
-	s64 n = 0;
-
-	for (u64 off = 0; off < len; off += ((const struct perf_event_header *)(p + off))->size) {
-		u32 type = ((const struct perf_event_header *)(p + off))->type;
-
-		n += type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST;
-	}
-	return n;
-}
-
 /* The records in time order, in writevs of up to IOV_BATCH pieces straight
  * from the capture buffers; neighbours in memory become one piece. */
 static int dump__emit(struct dump *d, struct perf_data *out)
@@ -237,7 +225,7 @@ static int dump__run(struct dump *d)
 	if (data < 0 || prelude__select(&d->prelude, d->fwd.p, d->fwd.len, d->log_len,
 					d->id_sample_type))
 		return dump__fail(d, -ENOMEM, "selecting the tracking prelude");
-	data += count_data(d->fwd.p + d->log_len, d->fwd.len - d->log_len);
+	data += d->prelude.pending_data;
 	d->prepare_ns = now_ns() - d->captured_ns;
 	if (!data) {
 		/* a file without samples is one stock perf report refuses */

@@ -10,7 +10,7 @@ void prelude__reset(struct prelude *p)
 	if (p->nr_pids)
 		memset(p->pids, 0, p->pids_cap * sizeof(*p->pids));
 	p->nr_pids = 0;
-	p->nr = p->records = p->bytes = p->log_records = 0;
+	p->nr = p->records = p->bytes = p->log_records = p->pending_data = 0;
 }
 
 void prelude__exit(struct prelude *p)
@@ -123,6 +123,8 @@ int prelude__select(struct prelude *p, const char *buf, u64 len, u64 log_len,
 	for (u64 off = 0; off < len;) {
 		const struct perf_event_header *h = (const void *)(buf + off);
 
+		p->pending_data += off >= log_len &&
+				   (h->type == PERF_RECORD_SAMPLE || h->type == PERF_RECORD_LOST);
 		if (off >= log_len && h->type == PERF_RECORD_SAMPLE &&
 		    h->size >= SAMPLE_PID_OFFSET + 4 &&
 		    prelude__add_pid(p, record_pid(h, SAMPLE_PID_OFFSET)))

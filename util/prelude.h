@@ -17,6 +17,7 @@ struct prelude {
 	u64 cap, nr;
 	u64 records, bytes;	/* tracking records selected, and their size */
 	u64 log_records;	/* tracking records there were to choose from */
+	u64 pending_data;	/* samples and LOST among the other forward records */
 };
 
 /* Forgets the tasks of the previous dump. */
