@@ -91,6 +91,7 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	d->err = 0;
 	d->placed[0] = d->errbuf[0] = 0;
 	d->captured_bytes = 0;
+	d->no_features = 0;
 	/* the rings first, back to back: they run on while we copy */
 	for (int i = 0; i < d->nr_rings; i++)
 		ring_copy__capture(&d->rc[i], MIN(d->opts.margin, d->rc[i].size / 4));
@@ -259,6 +260,7 @@ static int dump__run(struct dump *d)
 	if (err)
 		return err;
 	memcpy(d->placed, out.placed, PATH_MAX);
+	d->no_features = out.no_features;
 	d->file_bytes = out.data_offset + out.data_size;
 	return 0;
 }

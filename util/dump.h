@@ -65,6 +65,7 @@ struct dump {
 	u64 prepare_ns;			/* capture to index, window and prelude done */
 	u64 write_ns;			/* capture to file in place */
 	u64 file_bytes;
+	int no_features;		/* a full disk left no room for them */
 	u64 last_sample_time;
 	int err;			/* 0, -ENODATA (no new sample: no file), -errno */
 	char placed[PATH_MAX];		/* the name the file got (path, or path-N) */

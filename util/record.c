@@ -105,12 +105,17 @@ static struct header_info record__info(struct record *rec)
 	};
 }
 
-/* A file is in place: say so, and remember it for --switch-max-files
- * (room was reserved before the file was written, so none escapes). */
-static void record__placed(struct record *rec, const char *placed, int announce)
+/* A file is in place: say so (and that a full disk left its features
+ * out), and remember it for --switch-max-files (room was reserved before
+ * the file was written, so none escapes). */
+static void record__placed(struct record *rec, const char *placed, int no_features,
+			   int announce)
 {
 	char *name = rec->so.kind ? strdup(placed) : NULL;
 
+	if (no_features)
+		pr_err("perf record: %s: no room left for the header features: the file holds "
+		       "the data without them\n", placed);
 	rec->files++;
 	if (!rec->so.kind && strcmp(placed, rec->opts.output))
 		pr_err("perf record: %s could not be replaced or kept as %s.old: the data is "
@@ -178,7 +183,7 @@ int record__dump_done(struct record *rec, struct dump *d)
 	} else if (d->err) {
 		pr_err("perf record: dump failed: %s\n", d->errbuf);
 	} else {
-		record__placed(rec, d->placed, 1);
+		record__placed(rec, d->placed, d->no_features, 1);
 		if (rec->opts.verbose)
 			pr_err("[ perf record: dump %s: capture %d rings, %.1f MB in %.3f ms; "
 			       "prelude %llu of %llu tracking records (%llu KB); written in "
@@ -229,10 +234,7 @@ int record__finish_file(struct record *rec, int announce)
 		pr_err("perf record: %s\n", rec->err);
 		perf_data__abort(&rec->data);
 	} else {
-		if (rec->data.no_features)
-			pr_err("perf record: %s: no room left for the header features: the "
-			       "file holds the data without them\n", rec->data.placed);
-		record__placed(rec, rec->data.placed, announce);
+		record__placed(rec, rec->data.placed, rec->data.no_features, announce);
 	}
 	free(path);
 	return err;
