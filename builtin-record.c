@@ -545,7 +545,7 @@ static int record__check_opts(struct record *rec)
  * rec->err set. */
 static int record__check_memory(struct record *rec)
 {
-	u64 ring = rec->opts.bwd_mmap_bytes, avail = mem_available(), need;
+	u64 ring = rec->opts.bwd_mmap_bytes, avail = meminfo_kb("MemAvailable") * 1024, need;
 	int nr = rec->evlist->cpus->nr;
 
 	if (!rec->opts.overwrite || !avail)

@@ -389,7 +389,7 @@ static int test_tracking(struct test_ctx *ctx)
 		n++;
 		pid10 += p[0] == 10;
 		pid20 += p[0] == 20;
-		TEST_ASSERT(p[0] != 10 || tracking__time(&t, h) == 7, "old pid 10 record kept");
+		TEST_ASSERT(p[0] != 10 || event__time(h, ST) == 7, "old pid 10 record kept");
 	}
 	TEST_ASSERT(n == 2 && pid10 == 1 && pid20 == 1 && t.nr_records == 2, "n %d", n);
 	/* a small pruned record before a big kept one: compaction moves the big
@@ -427,9 +427,9 @@ static int test_tracking(struct test_ctx *ctx)
 		const u32 *p = (const u32 *)(h + 1);
 
 		n++;
-		TEST_ASSERT(h->type != PERF_RECORD_COMM || tracking__time(&t, h) == 101,
+		TEST_ASSERT(h->type != PERF_RECORD_COMM || event__time(h, ST) == 101,
 			    "a superseded COMM kept (time %llu)",
-			    (unsigned long long)tracking__time(&t, h));
+			    (unsigned long long)event__time(h, ST));
 		TEST_ASSERT(h->type != PERF_RECORD_MMAP2 || p[0] == (u32)-1 || p[0] == 60, "maps");
 	}
 	TEST_ASSERT(n == 3 && t.evicted_records == 99, "kept %d: kernel map, map, newest name; "
@@ -512,8 +512,8 @@ static int test_prelude(struct test_ctx *ctx)
 		    "kernel map kept, %llu of %llu records", (unsigned long long)p.records,
 		    (unsigned long long)p.log_records);
 	for (u64 i = 1; i < p.nr; i++)
-		TEST_ASSERT(tracking__time(&t, (const void *)(b.p + p.offs[i - 1])) <=
-			    tracking__time(&t, (const void *)(b.p + p.offs[i])), "time order");
+		TEST_ASSERT(event__time((const void *)(b.p + p.offs[i - 1]), ST) <=
+			    event__time((const void *)(b.p + p.offs[i]), ST), "time order");
 
 	/* a pending forward sample of 50 brings 50 and 30 in; the sample is kept */
 	prelude__reset(&p);

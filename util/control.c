@@ -118,7 +118,7 @@ int control__fill(struct control *c)
 		n = read(c->ctl_fd, c->line + c->len, sizeof(c->line) - c->len);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return errno == EAGAIN ? -EAGAIN : -errno;
+		return -errno;
 	c->len += n;
 	if (c->skip_line) {
 		char *nl = memchr(c->line, '\n', c->len);

@@ -247,8 +247,6 @@ static int finish_file(struct perf_data *d, const struct header_info *info)
 	}
 	if (!err)
 		err = pwrite_all(d->fd, &hdr, sizeof(hdr), 0);
-	if (!err)
-		d->finished = 1;
 	return err;
 }
 
@@ -288,7 +286,7 @@ int perf_data__commit(struct perf_data *d, const struct header_info *info, int k
 		      char *errbuf, size_t errsz)
 {
 	char *name = NULL;
-	int err = d->finished ? 0 : finish_file(d, info);
+	int err = finish_file(d, info);
 
 	if (err) {
 		snprintf(errbuf, errsz, "%s: write: %s", d->path, strerror(-err));

@@ -15,7 +15,6 @@ struct perf_data {
 	char *path;		/* final name */
 	char *tmp;		/* the named temporary, NULL when unnamed */
 	int fd;
-	int finished;		/* features and header are written */
 	int no_features;	/* given up for a full disk */
 	u64 data_offset;
 	u64 data_size;

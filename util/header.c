@@ -74,11 +74,7 @@ static void feat_cpu(struct buf *b, int feat)
 
 static void feat_total_mem(struct buf *b)
 {
-	char *mi = read_file("/proc/meminfo", NULL), v[64] = "";
-
-	cpuinfo_field(mi, "MemTotal", v, sizeof(v));
-	buf__u64(b, strtoull(v, NULL, 10));
-	free(mi);
+	buf__u64(b, meminfo_kb("MemTotal"));
 }
 
 static void feat_nrcpus(struct buf *b)

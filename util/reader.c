@@ -378,12 +378,12 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 
 u64 reader__record_time(const struct perf_reader *r, const struct perf_event_header *h)
 {
-	struct sample_id sid;
 	struct sample s;
 
+	/* a sample of a hostile file is parsed whole, not read at an offset */
 	if (h->type == PERF_RECORD_SAMPLE)
 		return reader__parse_sample(r, h, &s) ? 0 : s.time;
 	if (h->type >= PERF_RECORD_MAX || !r->id_sample_type)
 		return 0;
-	return event__parse_id(h, r->id_sample_type, &sid) ? 0 : sid.time;
+	return event__time(h, r->id_sample_type);
 }

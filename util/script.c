@@ -56,7 +56,7 @@ static int collect_record(struct perf_reader *r, const struct perf_event_header 
 	 * anything else is refused. The stock perf checks the bodies of its
 	 * other user types (HEADER_ATTR, ID_INDEX, EVENT_UPDATE...) and
 	 * refuses a file with a lie in one; this reader decodes none of them. */
-	if (h->type == 0 || (h->type > 21 && h->type != PERF_RECORD_FINISHED_ROUND &&
+	if (h->type == 0 || (h->type >= PERF_RECORD_MAX && h->type != PERF_RECORD_FINISHED_ROUND &&
 			     h->type != PERF_RECORD_FINISHED_INIT)) {
 		c->bad_off = off;
 		c->bad_type = h->type;
@@ -204,8 +204,7 @@ static int process(struct script *s, const struct perf_event_header *h)
 
 	/* as the stock perf: every kernel record's sample_id must fit and name
 	 * an event, whether or not we print the record */
-	if (h->type != PERF_RECORD_SAMPLE && h->type < USER_TYPE_START &&
-	    r->id_sample_type) {
+	if (h->type != PERF_RECORD_SAMPLE && r->id_sample_type) {
 		if (event__parse_id(h, r->id_sample_type, &sid))
 			return -EINVAL;
 		if (!reader__evsel(r, sid.id)) {

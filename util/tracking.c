@@ -38,13 +38,6 @@ int tracking__add(struct tracking *t, const struct perf_event_header *h)
 	return 0;
 }
 
-u64 tracking__time(const struct tracking *t, const struct perf_event_header *h)
-{
-	struct sample_id sid;
-
-	return event__parse_id(h, t->id_sample_type, &sid) ? 0 : sid.time;
-}
-
 /* pid and tid of a task record: every type here starts with u32 pid, and
  * FORK/EXIT carry the tid third, COMM/MMAP/MMAP2 second. */
 static void task_ids(const struct perf_event_header *h, u32 *pid, u32 *tid)
@@ -193,7 +186,7 @@ int tracking__prune(struct tracking *t, u64 before)
 			u32 pid, tid;
 			size_t s;
 
-			if (h->type != PERF_RECORD_EXIT || tracking__time(t, h) >= before)
+			if (h->type != PERF_RECORD_EXIT || event__time(h, t->id_sample_type) >= before)
 				continue;
 			task_ids(h, &pid, &tid);
 			s = tid_slot(&d, tid);

@@ -29,8 +29,6 @@ int tracking__add(struct tracking *t, const struct perf_event_header *h);
  * drops the oldest records and counts them as evicted. 0, or -ENOMEM when
  * the exited tasks could not be pruned (the cap is enforced all the same). */
 int tracking__prune(struct tracking *t, u64 before);
-/* The time of a tracking record (its sample_id trailer); 0 for synthesized. */
-u64 tracking__time(const struct tracking *t, const struct perf_event_header *h);
 
 #define tracking__for_each(t, h) \
 	for (const struct perf_event_header *h = (const void *)(t)->log.p; \

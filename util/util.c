@@ -1,7 +1,6 @@
 #include "util/util.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -188,17 +187,19 @@ u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-u64 mem_available(void)
+u64 meminfo_kb(const char *key)
 {
-	char line[128];
-	unsigned long long kb = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
+	char *mi = read_file("/proc/meminfo", NULL);
+	size_t n = strlen(key);
+	u64 kb = 0;
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+	for (const char *line = mi; line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			kb = strtoull(line + n + 1, NULL, 10);
 			break;
-	fclose(f);
-	return (u64)kb * 1024;
+		}
+	}
+	free(mi);
+	return kb;
 }

@@ -47,7 +47,8 @@ int pwrite_all(int fd, const void *buf, size_t len, off_t off);
 
 /* Nanoseconds of CLOCK_MONOTONIC (perf's default sample clock). */
 u64 now_ns(void);
-/* MemAvailable of /proc/meminfo in bytes; 0 when unknown. */
-u64 mem_available(void);
+/* A field of /proc/meminfo ("MemTotal", "MemAvailable") in KiB; 0 when
+ * unknown. */
+u64 meminfo_kb(const char *key);
 
 #endif
