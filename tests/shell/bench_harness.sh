@@ -25,23 +25,28 @@ for metric in "ms, tracepoint, 1MB rings" "dump MB, tracepoint, 1MB rings" \
 		grep -F "| $metric |" "$md" | grep -q "| $v | [0-9]" || fail "no number in '$metric' for $v"
 	done
 done
-grep -F "| 2a blind window -a | events lost per dump | this | " "$md" | grep -q '| [0-9]' ||
+# the value cell itself, after the variant: '| [0-9]' alone would match "| 2a ..."
+grep -F "| 2a blind window -a | events lost per dump | this | " "$md" | grep -q '| this | [0-9]' ||
 	fail "no -a blind window number for this"
 for kind in tracepoint; do
 	for metric in "memcpy ms, as many bytes as this $kind 1MB dump" \
 		      "write+rename ms, as many bytes as this $kind 1MB dump"; do
 		grep -qF "| $metric | floor | " "$md" || fail "no floor row '$metric'"
-		grep -F "| $metric | floor | " "$md" | grep -q '| [0-9]' || fail "no number in floor '$metric'"
+		grep -F "| $metric | floor | " "$md" | grep -q '| floor | [0-9]' ||
+			fail "no number in floor '$metric'"
 	done
-	grep -F "| this dump ms / floor write ms, $kind 1MB rings | this | " "$md" | grep -q '| [0-9]' ||
+	grep -F "| this dump ms / floor write ms, $kind 1MB rings | this | " "$md" |
+		grep -q '| this | [0-9]' ||
 		fail "no this/floor ratio for $kind"
 	# the recorder's own -v line gives the capture time
 	grep -F "| 3b capture time -a | ms, $kind, 1MB rings | this | " "$md" |
-		grep -q '| [0-9]' || fail "no capture time for $kind"
+		grep -q '| this | [0-9]' || fail "no capture time for $kind"
 done
 for n in 8 32; do
 	grep -q "| 8 pipeline | ms per GB, $n rings of 1MB | this | [0-9]" "$md" ||
 		fail "no dump pipeline time for $n rings"
+	grep -q "| 8 pipeline | merge+write / write floor, $n rings | this | [0-9]" "$md" ||
+		fail "no dump pipeline floor ratio for $n rings"
 	grep -q "| 8 pipeline | peak RSS GB per GB of ring, $n rings | this | [0-9]" "$md" ||
 		fail "no dump pipeline RSS for $n rings"
 done
