@@ -445,7 +445,7 @@ static int test_fuzz(struct test_ctx *ctx)
 	static const char *const *seeds[] = { tp, cg };
 	char dir[] = "/tmp/perf-test-fuzz-XXXXXX", seed[PATH_MAX];
 	struct fuzz f = { .ctx = ctx, .dir = dir, .rng = 0x2545f4914f6cdd1dULL, .every = 25 };
-	int ret = TEST_OK, nseeds = 0;
+	int ret = TEST_OK, nseeds = 0, crafted = 0, stock_wanted;
 
 	TEST_ASSERT(mkdtemp(dir), "mkdtemp");
 	f.devnull = fopen("/dev/null", "w");
@@ -454,6 +454,7 @@ static int test_fuzz(struct test_ctx *ctx)
 	f.stock = getenv("STOCK_PERF") ? getenv("STOCK_PERF") : "/usr/bin/perf";
 	if (access(f.stock, X_OK))
 		f.stock = NULL;
+	stock_wanted = f.stock != NULL;
 	for (size_t i = 0; ret == TEST_OK && i < ARRAY_SIZE(seeds); i++) {
 		snprintf(seed, sizeof(seed), "%s/seed%zu.data", dir, i);
 		if (record_seed(seed, seeds[i])) {
@@ -461,6 +462,7 @@ static int test_fuzz(struct test_ctx *ctx)
 			continue;
 		}
 		nseeds++;
+		crafted |= i == 0;
 		ret = i == 0 ? targeted(&f, seed) : TEST_OK;
 		if (ret == TEST_OK)
 			ret = fuzz_seed(&f, seed);
@@ -473,6 +475,11 @@ static int test_fuzz(struct test_ctx *ctx)
 		return ret;
 	if (!nseeds)
 		TEST_SKIP_BECAUSE(ctx, "cannot record (no perf_event access or no syscalls tracepoints)");
+	if (!crafted)
+		TEST_SKIP_BECAUSE(ctx, "the tracepoint seed could not be recorded: the crafted "
+				  "formats were not tried");
+	/* a stock perf that is there but never ran is a comparison not made */
+	TEST_ASSERT(!stock_wanted || f.compared, "the stock perf never ran: no file compared");
 	TEST_LOG(ctx, "  %d variants of %d seeds, %d rejected (all %d truncations); "
 		 "%d compared with the stock perf, which rejected %d\n", f.variants, nseeds,
 		 f.rejected, f.truncations, f.compared, f.stock_rejected);

@@ -44,7 +44,9 @@ wait_ready $rec
 ( while :; do echo snapshot; done > ctl ) 2>/dev/null &
 flood=$!
 BG_PIDS+=($flood)
-sleep 0.5
+# the flood is being served: a snapshot of it made a dump
+have_files() { compgen -G "$1" > /dev/null; }
+wait_until "a dump from the flood of snapshots" have_files 'fl.data.*'
 kill -INT $rec
 wait_gone $rec "SIGINT during a flood of snapshots"
 kill $flood 2>/dev/null
@@ -57,7 +59,9 @@ for _ in $(seq 20000); do echo enable; done > enables
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
-sleep 0.5
+# every command read (so the ack pipe has filled: 20000 acks, 64K of pipe)
+wait_until "the recorder to read all 20000 commands" \
+	grep -qx "pos:[[:space:]]*$(stat -c %s enables)" /proc/$rec/fdinfo/3
 kill -INT $rec
 wait_gone $rec "SIGINT with an ack pipe nobody reads"
 

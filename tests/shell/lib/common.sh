@@ -18,15 +18,6 @@ trap cleanup EXIT
 log() { [ -n "$PERF_TEST_VERBOSE" ] && echo "  $*" >&2; return 0; }
 fail() { echo "  FAIL: $*" >&2; exit 1; }
 skip() { echo "  SKIP: $*" >&2; exit $SKIP; }
-# known_bug OK WHY...: a check that fails because of a recorder bug that is
-# reported but not fixed yet. OK=0 (still broken) is logged, and the test
-# goes on; OK=1 fails, so that the fix also removes the marker.
-known_bug() {
-	local ok=$1
-	shift
-	[ "$ok" = 1 ] && fail "fixed, remove the known_bug marker: $*"
-	echo "  KNOWN BUG (expected to fail): $*" >&2
-}
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root: $*"; }
 
 need_stock() {
