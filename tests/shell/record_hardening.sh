@@ -62,7 +62,8 @@ umount small
 "$PERF" record -q --switch-output=10K -a -e cpu-clock -c 50000000 -o sz.data 2> sz.err &
 rec=$!
 BG_PIDS+=($rec)
-sleep 1.5
+wait_ready $rec
+sleep 1.5	# the window observed: rotations, if any, happen in it
 kill -INT $rec
 wait_gone $rec "--switch-output=10K"
 n=$(ls sz.data.* 2>/dev/null | wc -l)
