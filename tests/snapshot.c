@@ -263,6 +263,77 @@ static int test_merge(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* Many streams, a count that is not a power of two, empty streams, ties
+ * everywhere and a record at the largest time: the merge gives what a stable
+ * sort by (time, stream) gives. */
+static int test_merge_many(struct test_ctx *ctx)
+{
+	enum { NR = 37, MAX_LEN = 40 };
+	struct buf b[NR] = { 0 };
+	u64 times[NR][MAX_LEN], t, n, seed = 12345;
+	u32 offs[NR][MAX_LEN], lens[NR], next_pos[NR] = { 0 }, total = 0, k = 0, last_stream = 0;
+	u64 last_time = 0;
+	struct merge m = { 0 };
+	const struct perf_event_header *h;
+	int ret = TEST_FAIL;
+
+	(void)ctx;
+	for (int s = 0; s < NR; s++) {
+		u64 now = 0;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		lens[s] = s % 9 == 4 ? 0 : (seed >> 33) % MAX_LEN;
+		n = 0;
+		for (u32 i = 0; i < lens[s]; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			now += (seed >> 33) % 3;	/* many equal times */
+			times[s][i] = s == 7 && i == lens[s] - 1 ? UINT64_MAX : now;
+			put_sample(&b[s], offs[s], &n, times[s][i], s * 100 + i);
+		}
+		total += lens[s];
+	}
+	/* reserve grows what an earlier reserve made */
+	if (merge__reserve(&m, 2) || merge__reserve(&m, NR)) {
+		fprintf(stderr, "  FAILED merge_many: reserve\n");
+		goto out;
+	}
+	for (int s = 0; s < NR; s++)
+		m.streams[s] = (struct merge_stream){
+			.base = b[s].p, .offs = offs[s], .times = times[s], .nr = lens[s]
+		};
+	m.nr_streams = NR;
+	merge__start(&m, 0);
+	while ((h = merge__next(&m, &t))) {
+		u32 pid, stream, pos;
+
+		memcpy(&pid, (const char *)h + SAMPLE_PID_OFFSET, 4);
+		stream = pid / 100;
+		pos = pid % 100;
+		if (stream >= NR || pos != next_pos[stream]++ || t != times[stream][pos] ||
+		    t < last_time ||
+		    (k && t == last_time && stream < last_stream)) {
+			fprintf(stderr, "  FAILED merge_many: record %u: stream %u #%u at %llu "
+				"after stream %u at %llu\n",
+				k, stream, pos, (unsigned long long)t, last_stream,
+				(unsigned long long)last_time);
+			goto out;
+		}
+		last_time = t;
+		last_stream = stream;
+		k++;
+	}
+	if (k != total) {
+		fprintf(stderr, "  FAILED merge_many: %u of %u records merged\n", k, total);
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	merge__exit(&m);
+	for (int s = 0; s < NR; s++)
+		buf__release(&b[s]);
+	return ret;
+}
+
 static int test_triggers(struct test_ctx *ctx)
 {
 	static const char *const bad[] = { "foo", "10", "0s", "-1s", "10x", "", "s", "1.5s", "0M",
@@ -535,7 +606,7 @@ static int test_prelude(struct test_ctx *ctx)
 static int test_snapshot(struct test_ctx *ctx)
 {
 	int (*const parts[])(struct test_ctx *) = {
-		test_ring_images, test_window_and_defer, test_merge, test_triggers,
+		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_triggers,
 		test_rotation, test_tracking, test_prelude,
 	};
 

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the most iovecs one writev takes (IOV_MAX on Linux) */
-#define IOV_BATCH 1024
+/* the staging buffer of the write: a few times the largest record, and
+ * small enough to stay in the cache between the copy and the write */
+#define STAGE_BYTES (128U << 10)
 /* records published after a ring's copy but stamped before it (in flight
  * on another CPU) are microseconds old: leave this much to the next dump */
 #define DEFER_SLACK_NS 1000000ULL
@@ -53,8 +54,14 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 		d->memory += ring_copy__bytes(d->rc[d->nr_rings - 1].size);
 	}
 	err = merge__reserve(&d->merge, d->nr_rings + 1);
-	if (!err)
+	if (err)
+		goto fail;
+	d->stage = malloc(STAGE_BYTES);
+	if (d->stage) {
+		memset(d->stage, 0, STAGE_BYTES);	/* no fault during a dump */
 		return d;
+	}
+	err = -ENOMEM;
 fail:
 	dump__delete(d);
 	errno = -err;
@@ -71,6 +78,7 @@ void dump__delete(struct dump *d)
 	buf__release(&d->fwd);
 	prelude__exit(&d->prelude);
 	merge__exit(&d->merge);
+	free(d->stage);
 	free(d);
 }
 
@@ -164,16 +172,19 @@ static s64 dump__ring_tasks(struct dump *d)
 	return data;
 }
 
-/* The records in time order, in writevs of up to IOV_BATCH pieces straight
- * from the capture buffers; neighbours in memory become one piece. */
+/* The records in time order, copied into the staging buffer and written
+ * a buffer at a time: with many rings, consecutive records come from as
+ * many places, and one copy here, where the merge has asked for them early,
+ * is cheaper than the kernel gathering one small piece per record. */
 static int dump__emit(struct dump *d, struct perf_data *out)
 {
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
-	struct iovec iov[IOV_BATCH];
 	const struct perf_event_header *h;
-	int n = 0, err = 0;
+	char *stage = d->stage;
+	size_t used = 0;
+	int err = 0;
 	u64 t;
 
 	while ((h = merge__next(&d->merge, &t))) {
@@ -184,19 +195,16 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 				d->info.first_sample_time = t;
 			d->info.last_sample_time = t;
 		}
-		if (n && (const char *)iov[n - 1].iov_base + iov[n - 1].iov_len == (const char *)h) {
-			iov[n - 1].iov_len += h->size;
-			continue;
-		}
-		if (n == IOV_BATCH) {
-			err = perf_data__writev(out, iov, n);
+		if (used + h->size > STAGE_BYTES) {
+			err = perf_data__write(out, stage, used);
 			if (err)
 				return err;
-			n = 0;
+			used = 0;
 		}
-		iov[n++] = (struct iovec){ (void *)h, h->size };
+		memcpy(stage + used, h, h->size);
+		used += h->size;
 	}
-	err = n ? perf_data__writev(out, iov, n) : 0;
+	err = used ? perf_data__write(out, stage, used) : 0;
 	return err ? err : perf_data__write(out, &round, sizeof(round));
 }
 

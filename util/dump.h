@@ -60,6 +60,7 @@ struct dump {
 	/* kept from dump to dump */
 	struct prelude prelude;
 	struct merge merge;
+	char *stage;			/* the write's staging buffer */
 	/* what the dump did (the prelude's size is in prelude) */
 	struct dump_stats st;
 	u64 prepare_ns;			/* capture to index, window and prelude done */

@@ -5,11 +5,27 @@
 #include <string.h>
 
 #define PREFETCH_AHEAD 2
+/* the index arrays: a cache line of times ahead (prefetches never fault) */
+#define INDEX_AHEAD 8
+
+/* A stream at its end: after every record of any stream, even one at time
+ * UINT64_MAX, as its stream number is above every real one. */
+#define DONE (1U << 31)
+
+static u32 leaves_for(int nr)
+{
+	u32 k = 1;
+
+	while (k < (u32)nr)
+		k *= 2;
+	return k;
+}
 
 int merge__reserve(struct merge *m, int nr)
 {
 	struct merge_stream *s;
-	struct merge_node *h;
+	struct merge_node *t;
+	u32 k = leaves_for(nr);
 
 	if (nr <= m->cap)
 		return 0;
@@ -17,10 +33,11 @@ int merge__reserve(struct merge *m, int nr)
 	if (!s)
 		return -ENOMEM;
 	m->streams = s;
-	h = realloc(m->heap, nr * sizeof(*h));
-	if (!h)
+	/* the losers of k - 1 matches and the winner, then room to build */
+	t = realloc(m->tree, 3 * k * sizeof(*t));
+	if (!t)
 		return -ENOMEM;
-	m->heap = h;
+	m->tree = t;
 	m->cap = nr;
 	return 0;
 }
@@ -28,36 +45,18 @@ int merge__reserve(struct merge *m, int nr)
 void merge__exit(struct merge *m)
 {
 	free(m->streams);
-	free(m->heap);
+	free(m->tree);
 	memset(m, 0, sizeof(*m));
 }
 
-static int node_before(const struct merge_node *a, const struct merge_node *b)
+static inline int node_before(struct merge_node a, struct merge_node b)
 {
-	return a->time != b->time ? a->time < b->time : a->stream < b->stream;
+	return (a.time < b.time) | ((a.time == b.time) & (a.stream < b.stream));
 }
 
-static void sift_down(struct merge *m, int i)
-{
-	struct merge_node x = m->heap[i];
-
-	for (;;) {
-		int c = 2 * i + 1;
-
-		if (c >= m->n)
-			break;
-		if (c + 1 < m->n && node_before(&m->heap[c + 1], &m->heap[c]))
-			c++;
-		if (!node_before(&m->heap[c], &x))
-			break;
-		m->heap[i] = m->heap[c];
-		i = c;
-	}
-	m->heap[i] = x;
-}
-
-/* Moves stream s to its next record that is not trimmed; 0 at its end. */
-static int stream_load(struct merge *m, u32 s, struct merge_node *node)
+/* Moves stream s to its next record that is not trimmed: that record's
+ * node, or s's DONE node at its end. */
+static struct merge_node stream_load(struct merge *m, u32 s)
 {
 	struct merge_stream *st = &m->streams[s];
 
@@ -73,44 +72,70 @@ static int stream_load(struct merge *m, u32 s, struct merge_node *node)
 		}
 		/* the caller reads the record, and with many streams each
 		 * one's next records are long out of the cache and out of the
-		 * prefetcher's sight: ask for them early */
-		if (st->pos + PREFETCH_AHEAD < st->nr)
-			__builtin_prefetch(st->base + st->offs[st->pos + PREFETCH_AHEAD]);
-		*node = (struct merge_node){ t, s };
-		return 1;
+		 * prefetcher's sight: ask for them early, index included */
+		if (st->pos + PREFETCH_AHEAD < st->nr) {
+			const char *next = st->base + st->offs[st->pos + PREFETCH_AHEAD];
+
+			__builtin_prefetch(next, 0, 2);
+			__builtin_prefetch(next + 64, 0, 2);
+		}
+		__builtin_prefetch(&st->times[st->pos + INDEX_AHEAD], 0, 2);
+		__builtin_prefetch(&st->offs[st->pos + 2 * INDEX_AHEAD], 0, 2);
+		return (struct merge_node){ t, s };
 	}
-	return 0;
+	return (struct merge_node){ UINT64_MAX, s | DONE };
 }
 
 void merge__start(struct merge *m, u64 window)
 {
+	u32 k = leaves_for(m->nr_streams);
+	struct merge_node *won = m->tree + k;	/* 2k: each match's winner */
+
 	m->window = window;
 	m->trimmed = 0;
-	m->n = 0;
-	for (int s = 0; s < m->nr_streams; s++) {
-		m->streams[s].pos = 0;
-		if (stream_load(m, s, &m->heap[m->n]))
-			m->n++;
+	m->leaves = k;
+	for (u32 s = 0; s < k; s++) {
+		if (s < (u32)m->nr_streams) {
+			m->streams[s].pos = 0;
+			won[k + s] = stream_load(m, s);
+		} else {
+			won[k + s] = (struct merge_node){ UINT64_MAX, s | DONE };
+		}
 	}
-	for (int i = m->n / 2 - 1; i >= 0; i--)
-		sift_down(m, i);
+	for (u32 n = k - 1; n >= 1; n--) {
+		struct merge_node a = won[2 * n], b = won[2 * n + 1];
+		int a_wins = node_before(a, b);
+
+		won[n] = a_wins ? a : b;
+		m->tree[n] = a_wins ? b : a;
+	}
+	m->tree[0] = won[1];
 }
 
 const struct perf_event_header *merge__next(struct merge *m, u64 *time)
 {
+	struct merge_node w = m->tree[0];
 	struct merge_stream *st;
 	const struct perf_event_header *h;
 
-	if (!m->n)
+	if (w.stream & DONE)
 		return NULL;
-	st = &m->streams[m->heap[0].stream];
+	st = &m->streams[w.stream];
 	h = (const void *)(st->base + st->offs[st->pos]);
-	*time = m->heap[0].time;
+	*time = w.time;
 	st->pos++;
-	if (!stream_load(m, m->heap[0].stream, &m->heap[0]))
-		m->heap[0] = m->heap[--m->n];
-	if (m->n)
-		sift_down(m, 0);
+	w = stream_load(m, w.stream);
+	/* replay the winner's matches from its leaf up: a fixed path of
+	 * log2 k steps with no branch on the data, which a round-robin of
+	 * many rings would mispredict at every level of a heap */
+	for (u32 n = (m->leaves + (w.stream & ~DONE)) / 2; n >= 1; n /= 2) {
+		struct merge_node loser = m->tree[n];
+		int loser_wins = node_before(loser, w);
+
+		m->tree[n] = loser_wins ? w : loser;
+		w = loser_wins ? loser : w;
+	}
+	m->tree[0] = w;
 	return h;
 }
 

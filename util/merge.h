@@ -19,13 +19,15 @@ struct merge_node {
 	u32 stream;
 };
 
-/* A k-way merge of time-ordered streams, pulled one record at a time:
- * O(log k) a record, no allocation once reserved. At equal times the
- * lower-numbered stream goes first, and each stream keeps its own order. */
+/* A k-way merge of time-ordered streams, pulled one record at a time: a
+ * tournament (loser) tree, log2 k comparisons a record, no allocation once
+ * reserved. At equal times the lower-numbered stream goes first, and each
+ * stream keeps its own order. */
 struct merge {
 	struct merge_stream *streams;
-	struct merge_node *heap;
-	int cap, nr_streams, n;
+	struct merge_node *tree;	/* [0] the winner, [1, leaves) each match's loser */
+	u32 leaves;			/* streams rounded up to a power of two */
+	int cap, nr_streams;
 	u64 window;
 	u64 trimmed;		/* samples left out for the window */
 };
