@@ -98,6 +98,18 @@ bad:
 	return -1;
 }
 
+static int opt_call_graph(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (callchain__parse(&rec->opts.call_graph, arg, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
 static int opt_switch_output(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
@@ -625,8 +637,22 @@ int cmd_record(int argc, const char **argv)
 		OPT_CB('m', "mmap-pages", &rec, "pages", "number of mmap data pages "
 		       "(a power of two) or a size with B/K/M/G", opt_mmap_pages),
 		OPT_STR('o', "output", &opts->output, "file", "output file name"),
-		OPT_BOOL('g', NULL, &opts->callgraph, "enable call-graph recording (frame pointers)"),
+		OPT_BOOL('g', NULL, &opts->callgraph, "enables call-graph recording (--call-graph fp)"),
+		OPT_CB(0, "call-graph", &rec, "record_mode[,record_size]", "setup and enables "
+		       "call-graph recording: fp, dwarf[,SIZE] (default 8192)", opt_call_graph),
 		OPT_BOOL(0, "no-inherit", &opts->no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOL('i', NULL, &opts->no_inherit, "child tasks do not inherit counters "
+			 "(--no-inherit)"),
+		OPT_BOOL('d', "data", &opts->sample_address, "Record the sample addresses"),
+		OPT_BOOL('P', "period", &opts->period, "Record the sample period"),
+		OPT_BOOL('R', "raw-samples", &opts->raw_samples, "collect raw sample records "
+			 "from all opened counters"),
+		OPT_BOOL(0, "sample-cpu", &opts->sample_cpu, "Record the sample cpu"),
+		OPT_BOOL('T', "timestamp", &opts->sample_time, "Record the sample timestamps "
+			 "(always on)"),
+		OPT_BOOL('n', "no-samples", &opts->no_samples, "don't sample"),
+		OPT_BOOL(0, "no-buffering", &opts->no_buffering, "collect data without buffering"),
+		OPT_BOOL(0, "no-bpf-event", &opts->no_bpf_event, "do not record bpf events"),
 		OPT_BOOL(0, "overwrite", &opts->overwrite, "flight recorder: samples in overwriting "
 			 "backward rings, dumped on --switch-output triggers and at the end"),
 		OPT_CB_OPTARG(0, "switch-output", &rec, "signal|size|time", "switch output (dump "

@@ -389,6 +389,16 @@ static int targeted(struct fuzz *f, const char *seed)
 	TEST_ASSERT(rc == 0 && strstr(msg, "no usable format for event syscalls:sys_enter_close") &&
 		    !strchr(strchr(msg, '\n') + 1, '\n'), "rc %d, said: %s", rc, msg);
 	at[6] = 'd';
+	/* no feature section at all: tracepoints without their formats */
+	u64 features[4];
+
+	memcpy(features, h->adds_features, sizeof(features));
+	memset((char *)p + offsetof(struct perf_file_header, adds_features), 0, sizeof(features));
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	TEST_ASSERT(rc && strstr(msg, "tracepoint events but no TRACING_DATA section"),
+		    "rc %d, said: %s", rc, msg);
+	memcpy((char *)p + offsetof(struct perf_file_header, adds_features), features,
+	       sizeof(features));
 	/* the first record's type made unknown */
 	off = h->data.offset;
 	eh = (void *)(p + off);
@@ -396,11 +406,18 @@ static int targeted(struct fuzz *f, const char *seed)
 	rc = script_msgs(f, p, len, msg, sizeof(msg));
 	TEST_ASSERT(rc && strstr(msg, "unsupported type"), "rc %d, said: %s", rc, msg);
 	eh->type -= 40;
-	/* a sample whose id no event has (IDENTIFIER is its first field) */
+	/* a sample whose id no event has: IDENTIFIER is its first field; ID
+	 * (two events of one layout) comes after IP, TID and TIME */
+	u64 st;
+
+	memcpy(&st, p + h->attrs.offset + offsetof(struct perf_event_attr, sample_type), 8);
+	TEST_ASSERT(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID), "the seed's samples have no id");
 	for (eh = (void *)(p + off); eh->type != PERF_RECORD_SAMPLE; eh = (void *)((char *)eh + eh->size))
 		TEST_ASSERT(eh->size && (char *)eh + eh->size < p + h->data.offset + h->data.size,
 			    "no sample in the seed");
-	memcpy(eh + 1, &bad, 8);
+	memcpy((u64 *)(eh + 1) + (st & PERF_SAMPLE_IDENTIFIER ? 0 :
+				  !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+				  !!(st & PERF_SAMPLE_TIME)), &bad, 8);
 	rc = script_msgs(f, p, len, msg, sizeof(msg));
 	TEST_ASSERT(rc && strstr(msg, "has id 3735928559, which no event has"), "rc %d, said: %s",
 		    rc, msg);

@@ -1,6 +1,7 @@
 /* The kernel's forward ring as this tool reads it: exact counts, LOST. */
 #include "tests/tests.h"
 #include "util/cpumap.h"
+#include "util/event.h"
 #include "util/evlist.h"
 #include "util/parse-events.h"
 #include "util/record.h"
@@ -13,6 +14,7 @@
 
 struct counts {
 	pid_t tid;
+	size_t tid_off;		/* of a sample's tid: right before its TIME */
 	int samples, comms, lost_records, comm_in_order;
 	u64 lost;
 	char last_comm[16];
@@ -26,8 +28,10 @@ static int count_rec(const struct mmap *m, u64 pos, const struct perf_event_head
 
 	mmap__copy(m, pos, rec, MIN(h->size, sizeof(rec)));
 	if (h->type == PERF_RECORD_SAMPLE) {
-		/* IDENTIFIER, IP, then pid/tid */
-		if (p[5] == (u32)c->tid)
+		u32 tid;
+
+		memcpy(&tid, rec + c->tid_off, sizeof(tid));
+		if (tid == (u32)c->tid)
 			c->samples++;
 	} else if (h->type == PERF_RECORD_COMM && p[1] == (u32)c->tid) {
 		char want[16];
@@ -112,6 +116,7 @@ static int test_kernel_ring(struct test_ctx *ctx)
 	if (!l && skip)
 		TEST_SKIP_BECAUSE(ctx, "cannot open tracepoints (permissions?)");
 	TEST_ASSERT(l, "open");
+	c.tid_off = sample__time_offset(record__id_sample_type(l)) - sizeof(u32);
 	evlist__enable(l);
 	prctls(0, n);
 	evlist__disable(l);
@@ -130,6 +135,7 @@ static int test_kernel_ring(struct test_ctx *ctx)
 	c.tid = gettid();
 	l = open_prctl(ctx, sysconf(_SC_PAGESIZE), &skip);
 	TEST_ASSERT(l, "open one-page ring");
+	c.tid_off = sample__time_offset(record__id_sample_type(l)) - sizeof(u32);
 	evlist__enable(l);
 	prctls(0, n);
 	drain(l, &c);

@@ -85,8 +85,12 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 
 	if (err)
 		return a->err = err;
-	if (h->type == PERF_RECORD_SAMPLE && h->size >= SAMPLE_TIME_OFFSET + 8)
-		mmap__copy(m, pos + SAMPLE_TIME_OFFSET, &time, sizeof(time));
+	if (h->type == PERF_RECORD_SAMPLE && (a->sink->id_sample_type & PERF_SAMPLE_TIME)) {
+		size_t off = sample__time_offset(a->sink->id_sample_type);
+
+		if (h->size >= off + sizeof(time))
+			mmap__copy(m, pos + off, &time, sizeof(time));
+	}
 	if (h->type == PERF_RECORD_LOST && (pos & m->mask) + h->size > m->mask + 1) {
 		/* a LOST record wrapped around the end: read it whole */
 		u64 rec[4];

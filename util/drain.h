@@ -25,7 +25,8 @@ struct drain_sink {
 	struct buf *pending;		/* copies of the rest (overwrite mode) */
 	u64 pending_max;		/* its cap in bytes (0: none) */
 	u64 pending_dropped;		/* records dropped for the cap */
-	struct evsel *trigger;		/* --switch-output-event */
+	u64 id_sample_type;		/* where a sample's time is (event__time()) */
+	struct evsel *trigger;		/* --switch-output-event: samples then have IDENTIFIER */
 	int triggered;			/* a sample of trigger went by */
 };
 

@@ -79,9 +79,11 @@ u64 event__time(const struct perf_event_header *h, u64 id_sample_type)
 	u64 t;
 
 	if (h->type == PERF_RECORD_SAMPLE) {
-		if (h->size < SAMPLE_TIME_OFFSET + sizeof(t))
+		size_t off = sample__time_offset(id_sample_type);
+
+		if (!(id_sample_type & PERF_SAMPLE_TIME) || h->size < off + sizeof(t))
 			return 0;
-		memcpy(&t, (const char *)h + SAMPLE_TIME_OFFSET, sizeof(t));
+		memcpy(&t, (const char *)h + off, sizeof(t));
 		return t;
 	}
 	return event__parse_id(h, id_sample_type, &sid) ? 0 : sid.time;

@@ -9,11 +9,20 @@
 #endif
 #define BUILD_ID_SIZE 20
 
-/* Every sample this tool asks for starts IDENTIFIER, IP, TID, TIME (see
- * record__config()), so its time is found without decoding the rest. */
+/* The flight recorder's samples start IDENTIFIER, IP, TID, TIME (see
+ * record__config()), so a dump finds their time without decoding the rest. */
 #define SAMPLE_TIME_OFFSET (sizeof(struct perf_event_header) + 3 * sizeof(u64))
-/* and its pid (the TID field's first half) right before */
+/* and their pid (the TID field's first half) right before */
 #define SAMPLE_PID_OFFSET (sizeof(struct perf_event_header) + 2 * sizeof(u64))
+
+/* Where the TIME field of a sample is when its sample_type has TIME (every
+ * event of a recording shares the fields before it). */
+static inline size_t sample__time_offset(u64 sample_type)
+{
+	return sizeof(struct perf_event_header) + sizeof(u64) *
+	       (!!(sample_type & PERF_SAMPLE_IDENTIFIER) + !!(sample_type & PERF_SAMPLE_IP) +
+		!!(sample_type & PERF_SAMPLE_TID));
+}
 
 /* Can a record of this size start with room bytes left (ring or file)? Records
  * are 8-byte aligned and at least a header long; anything else is corrupt. */
@@ -40,8 +49,9 @@ size_t event__end(struct buf *b, size_t start, u64 sample_type, const struct sam
 int event__parse_id(const struct perf_event_header *h, u64 sample_type, struct sample_id *sid);
 
 /* The time of any record this tool's events produce: a sample's TIME field,
- * or the sample_id trailer's (layout id_sample_type). 0 for a record too
- * short to have one (synthesized records have 0 too). */
+ * or the sample_id trailer's, both laid out as id_sample_type says (its
+ * IDENTIFIER, IP and TID bits place a sample's TIME). 0 for a record too
+ * short to have one, or without TIME (synthesized records have 0 too). */
 u64 event__time(const struct perf_event_header *h, u64 id_sample_type);
 
 const char *event__type_name(u32 type);

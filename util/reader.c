@@ -246,6 +246,12 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 		id_hash__exit(&described);
 		if (!r->tep)
 			return fail(err, errsz, path, "malformed TRACING_DATA section");
+	} else {
+		/* the stock perf refuses tracepoint samples it has no format for */
+		for (int i = 0; i < r->nr_evsels; i++)
+			if (r->evsels[i].attr.type == PERF_TYPE_TRACEPOINT)
+				return fail(err, errsz, path, "tracepoint events but no "
+					    "TRACING_DATA section");
 	}
 	reader__read_names(r);
 	for (int i = 0; i < r->nr_evsels; i++)
@@ -311,13 +317,21 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 	u64 t, id = 0;
 
 	memset(s, 0, sizeof(*s));
-	/* find the event first: by IDENTIFIER (always the first field) when
-	 * present, else the only event */
+	/* find the event first: by IDENTIFIER (always the first field) or
+	 * ID when present, else the only event */
 	t = r->evsels[0].attr.sample_type;
 	if (t & PERF_SAMPLE_IDENTIFIER) {
 		if (p >= end)
 			return -EINVAL;
 		id = *p;
+	} else if (r->nr_evsels > 1 && (t & PERF_SAMPLE_ID)) {
+		/* ID, not IDENTIFIER: every event has the same layout */
+		size_t at = !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) +
+			    !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR);
+
+		if (at >= (size_t)(end - p))
+			return -EINVAL;
+		id = p[at];
 	}
 	s->evsel = reader__evsel(r, id);
 	if (!s->evsel) {

@@ -1,4 +1,12 @@
-/* perf record's options -> every event's perf_event_attr. */
+/* perf record's options -> every event's perf_event_attr.
+ *
+ * Normal mode sets what the stock perf sets for the same command line (its
+ * attr tests, tests/attr/ in linux-perf, are the spec): the tracking bits
+ * ride on the first event when recording tasks, a separate dummy carries
+ * them when recording CPUs, and ID or IDENTIFIER is added only when there
+ * is more than one event. Overwrite mode keeps one layout whatever the
+ * options: IDENTIFIER, IP, TID, TIME first and CPU in every sample_id, as
+ * dumps find any record's event, time and CPU without decoding it. */
 #include "util/record.h"
 #include "util/evlist.h"
 
@@ -6,87 +14,211 @@
 #include <string.h>
 #include <time.h>
 
-#define ID_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+/* the sample_id fields, and IP: what the leading fields of a sample are */
+#define ID_FIELDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		   PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU)
+#define FLIGHT_ID_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+
+static const struct evsel *tracking_evsel(const struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->tracking)
+			return evlist->entries[i];
+	return evlist->nr_entries ? evlist->entries[0] : NULL;
+}
 
 u64 record__id_sample_type(const struct evlist *evlist)
 {
-	(void)evlist;
-	return ID_SAMPLE_TYPE | PERF_SAMPLE_IP;
+	const struct evsel *e = tracking_evsel(evlist);
+
+	/* the tracking records' trailers; every sample starts with the same
+	 * IDENTIFIER, IP, TID and TIME fields whichever event it is from */
+	return e ? e->attr.sample_type & ID_FIELDS : FLIGHT_ID_SAMPLE_TYPE;
 }
 
-static void config_tracking(struct perf_event_attr *a)
+static void config_tracking(struct perf_event_attr *a, const struct record_opts *opts)
 {
 	a->mmap = 1;
 	a->mmap2 = 1;
 	a->comm = 1;
 	a->comm_exec = 1;
 	a->task = 1;
-	a->ksymbol = 1;
-	a->bpf_event = 1;
+	a->ksymbol = !opts->no_bpf_event;
+	a->bpf_event = !opts->no_bpf_event;
 	a->build_id = 1;
 	a->cgroup = 1;
+	/* the stock records data mmaps where sample addresses are asked for */
+	a->mmap_data = opts->sample_address;
 }
 
-int record__config(struct evlist *evlist, const struct record_opts *opts,
-		   char *errbuf, size_t errsz)
+static enum callchain_mode callchain_mode(const struct record_opts *opts)
+{
+	if (opts->call_graph.mode)
+		return opts->call_graph.mode;
+	return opts->callgraph ? CALLCHAIN_FP : CALLCHAIN_NONE;
+}
+
+/* A sampling event's sample_type, without ID/IDENTIFIER (decided once every
+ * event's is known). */
+static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
+{
+	const struct perf_event_attr *a = &e->attr;
+	int tracepoint = a->type == PERF_TYPE_TRACEPOINT;
+	u64 t = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+
+	/* a period fixed by -c (or a term) is in the attr, not each sample */
+	if (opts->period || !(e->user_period || opts->count))
+		t |= PERF_SAMPLE_PERIOD;
+	if (opts->target.system_wide || opts->target.cpu_list || opts->sample_cpu ||
+	    opts->raw_samples || tracepoint)
+		t |= PERF_SAMPLE_CPU;
+	if (opts->raw_samples || tracepoint)
+		t |= PERF_SAMPLE_RAW;
+	if (opts->sample_address)
+		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	switch (callchain_mode(opts)) {
+	case CALLCHAIN_DWARF:
+		t |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		/* fall through */
+	case CALLCHAIN_FP:
+		t |= PERF_SAMPLE_CALLCHAIN;
+		break;
+	case CALLCHAIN_NONE:
+		break;
+	}
+	return t;
+}
+
+static void config_callchain(struct perf_event_attr *a, const struct record_opts *opts)
+{
+	if (callchain_mode(opts) != CALLCHAIN_DWARF)
+		return;
+	a->sample_regs_user = callchain__user_regs();
+	a->sample_stack_user = opts->call_graph.dump_size;
+	/* the user part is unwound from the stack dump, not walked in the kernel */
+	a->exclude_callchain_user = 1;
+}
+
+static void config_period(struct evsel *e, const struct record_opts *opts)
+{
+	struct perf_event_attr *a = &e->attr;
+
+	if (!e->user_period && opts->count) {
+		a->freq = 0;
+		a->sample_period = opts->count;
+	} else if (!e->user_period && opts->freq) {
+		a->freq = 1;
+		a->sample_freq = opts->freq;
+	}
+	if (opts->no_samples) {
+		a->sample_period = 0;	/* counting only: -n */
+	}
+}
+
+/* Wakeups: the kernel's default (half a ring) unless asked otherwise. */
+static void config_wakeup(struct evsel *e, const struct record_opts *opts)
+{
+	struct perf_event_attr *a = &e->attr;
+
+	if (e->wake_each || opts->no_buffering) {
+		a->watermark = 0;
+		a->wakeup_events = 1;
+	} else if (opts->wakeup_bytes) {
+		a->watermark = 1;
+		a->wakeup_watermark = opts->wakeup_bytes;
+	}
+	/* nobody waits on a backward ring: spare the traced CPU the wakeups */
+	if (a->write_backward) {
+		a->watermark = 1;
+		a->wakeup_events = 0;
+		a->wakeup_watermark = UINT32_MAX;
+	}
+}
+
+/* More than one event: samples must say whose they are, by ID when every
+ * sample has the same layout, by IDENTIFIER (first and last) when not. */
+static void config_ids(struct evlist *evlist)
+{
+	u64 first = evlist->entries[0]->attr.sample_type, add = PERF_SAMPLE_ID;
+
+	if (evlist->nr_entries < 2)
+		return;
+	/* a --switch-output-event is found by the drain at the sample's start */
+	for (int i = 0; i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->attr.sample_type != first || evlist->entries[i]->wake_each)
+			add = PERF_SAMPLE_IDENTIFIER;
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		evlist->entries[i]->attr.sample_type |= add;
+		evlist->entries[i]->attr.read_format |= PERF_FORMAT_ID;
+	}
+}
+
+static int add_tracking_dummy(struct evlist *evlist, char *errbuf, size_t errsz)
 {
 	struct perf_event_attr dummy = {
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_DUMMY,
 		.sample_period = 1,
 	};
-	struct evsel *track;
-	int i;
+	struct evsel *track = evsel__new(&dummy, "dummy:HG");
 
-	track = evsel__new(&dummy, "dummy:HG");
 	if (!track || evlist__add(evlist, track)) {
+		evsel__delete(track);
 		snprintf(errbuf, errsz, "record: %s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	track->tracking = 1;
 	track->overwrite = 0;
-	for (i = 0; i < evlist->nr_entries; i++) {
+	return 0;
+}
+
+int record__config(struct evlist *evlist, const struct record_opts *opts,
+		   char *errbuf, size_t errsz)
+{
+	/* a flight recorder's tracking never shares a ring with samples; the
+	 * stock perf adds a dummy for CPUs, as tasks start and exit unseen */
+	int dummy = opts->overwrite || opts->target.system_wide || opts->target.cpu_list;
+	int err;
+
+	if (dummy) {
+		err = add_tracking_dummy(evlist, errbuf, errsz);
+		if (err)
+			return err;
+	} else {
+		evlist->entries[0]->tracking = 1;
+	}
+	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 		struct perf_event_attr *a = &e->attr;
+		int dummy_event = dummy && e->tracking;
 
-		a->sample_type = ID_SAMPLE_TYPE | PERF_SAMPLE_IP;
 		a->sample_id_all = 1;
-		/* wake the reader when a forward ring is half full, not per record */
-		a->watermark = !e->wake_each;
-		a->wakeup_watermark = e->wake_each ? 1 :
-				      opts->wakeup_bytes ? opts->wakeup_bytes : opts->mmap_bytes / 2;
-		/* dumps compare sample times with the moment each ring was copied */
+		a->inherit = !opts->no_inherit;
+		a->disabled = 1;
+		a->enable_on_exec = opts->per_task;
+		if (e->tracking)
+			config_tracking(a, opts);
+		if (dummy_event) {
+			a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					 PERF_SAMPLE_CPU;
+		} else {
+			a->sample_type = sample_type(e, opts);
+			config_period(e, opts);
+			config_callchain(a, opts);
+			if (e->overwrite < 0)
+				e->overwrite = opts->overwrite;
+			a->write_backward = e->overwrite;
+		}
 		if (opts->overwrite) {
+			a->sample_type |= FLIGHT_ID_SAMPLE_TYPE;
+			/* dumps compare sample times with the moment each ring was copied */
 			a->use_clockid = 1;
 			a->clockid = CLOCK_MONOTONIC;
 		}
-		a->disabled = 1;
-		a->enable_on_exec = opts->per_task;
-		a->inherit = !opts->no_inherit;
-		if (e->tracking) {
-			config_tracking(a);
-			continue;
-		}
-		a->sample_type |= PERF_SAMPLE_PERIOD;
-		if (a->type == PERF_TYPE_TRACEPOINT)
-			a->sample_type |= PERF_SAMPLE_RAW;
-		if (opts->callgraph)
-			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		if (!e->user_period && opts->count) {
-			a->freq = 0;
-			a->sample_period = opts->count;
-		} else if (!e->user_period && opts->freq) {
-			a->freq = 1;
-			a->sample_freq = opts->freq;
-		}
-		if (e->overwrite < 0)
-			e->overwrite = opts->overwrite;
-		a->write_backward = e->overwrite;
-		/* nobody waits on a backward ring: spare the traced CPU the wakeups */
-		if (a->write_backward) {
-			a->watermark = 1;
-			a->wakeup_watermark = UINT32_MAX;
-		}
+		config_wakeup(e, opts);
 	}
+	if (!opts->overwrite)
+		config_ids(evlist);
 	return 0;
 }

@@ -67,6 +67,7 @@ s64 record__drain(struct record *rec)
 		.pending = rec->opts.overwrite ? &rec->pending : NULL,
 		.pending_max = rec->pending_max,
 		.trigger = rec->switch_evsel,
+		.id_sample_type = rec->tracking.id_sample_type,
 	};
 	s64 w = drain__forward(rec->evlist, &sink, &rec->stats);
 

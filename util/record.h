@@ -2,6 +2,7 @@
 #define PERF_RECORD_H
 
 #include <linux/perf_event.h>
+#include "util/callchain.h"
 #include "util/control.h"
 #include "util/data.h"
 #include "util/drain.h"
@@ -24,7 +25,16 @@ struct record_opts {
 	u64 mmap_bytes;		/* -m: data bytes per forward ring */
 	u64 bwd_mmap_bytes;	/* data bytes per backward ring (--overwrite) */
 	u64 wakeup_bytes;	/* forward rings wake the reader this full (0: half) */
-	int callgraph;		/* -g */
+	int callgraph;		/* -g: --call-graph fp */
+	struct callchain_param call_graph;	/* --call-graph */
+	int sample_address;	/* -d (and dwarf callchains) */
+	int period;		/* -P: the period in every sample, even a fixed one */
+	int raw_samples;	/* -R */
+	int sample_cpu;		/* --sample-cpu */
+	int sample_time;	/* -T: samples carry TIME anyway; accepted as perf does */
+	int no_samples;		/* -n */
+	int no_buffering;	/* --no-buffering: wake the reader on every sample */
+	int no_bpf_event;	/* --no-bpf-event: no KSYMBOL/BPF_EVENT records */
 	int no_inherit;
 	int quiet;
 	int verbose;

@@ -110,7 +110,11 @@ static void print_prefix(struct script *s, const char *comm, u32 tid, u32 cpu, u
 		snprintf(unknown, sizeof(unknown), tid ? ":%u" : "swapper", tid);
 		comm = unknown;
 	}
-	fprintf(s->out, "%16s %5u [%03u] %5llu.%06llu: ", comm, tid, cpu,
+	fprintf(s->out, "%16s %5u ", comm, tid);
+	/* the CPU column only where the samples say which CPU, as perf does */
+	if (s->reader.evsels[0].attr.sample_type & PERF_SAMPLE_CPU)
+		fprintf(s->out, "[%03u] ", cpu);
+	fprintf(s->out, "%5llu.%06llu: ",
 	       (unsigned long long)(time / 1000000000ULL),
 	       (unsigned long long)(time % 1000000000ULL / 1000));
 }
