@@ -37,6 +37,13 @@ u64 record__id_sample_type(const struct evlist *evlist)
 	return e ? e->attr.sample_type & ID_FIELDS : FLIGHT_ID_SAMPLE_TYPE;
 }
 
+static enum callchain_mode callchain_mode(const struct record_opts *opts)
+{
+	if (opts->call_graph.mode)
+		return opts->call_graph.mode;
+	return opts->callgraph ? CALLCHAIN_FP : CALLCHAIN_NONE;
+}
+
 static void config_tracking(struct perf_event_attr *a, const struct record_opts *opts)
 {
 	a->mmap = 1;
@@ -49,14 +56,7 @@ static void config_tracking(struct perf_event_attr *a, const struct record_opts 
 	a->build_id = 1;
 	a->cgroup = 1;
 	/* the stock records data mmaps where sample addresses are asked for */
-	a->mmap_data = opts->sample_address;
-}
-
-static enum callchain_mode callchain_mode(const struct record_opts *opts)
-{
-	if (opts->call_graph.mode)
-		return opts->call_graph.mode;
-	return opts->callgraph ? CALLCHAIN_FP : CALLCHAIN_NONE;
+	a->mmap_data = opts->sample_address || callchain_mode(opts) == CALLCHAIN_DWARF;
 }
 
 /* A sampling event's sample_type, without ID/IDENTIFIER (decided once every
@@ -75,7 +75,8 @@ static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 		t |= PERF_SAMPLE_CPU;
 	if (opts->raw_samples || tracepoint)
 		t |= PERF_SAMPLE_RAW;
-	if (opts->sample_address)
+	/* the stock perf asks dwarf callchains for data addresses too */
+	if (opts->sample_address || callchain_mode(opts) == CALLCHAIN_DWARF)
 		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	switch (callchain_mode(opts)) {
 	case CALLCHAIN_DWARF:
