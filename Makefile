@@ -16,10 +16,10 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS)) -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c \
-        $(sort $(wildcard util/*.c)) $(sort $(wildcard tests/*.c))
+        $(sort $(wildcard util/*.c)) $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c)))
 OBJS := $(SRCS:%.c=$(O)/%.o)
 
-all: perf
+all: perf $(O)/attr-shim.so
 
 perf: $(O)/perf
 	ln -sf $(O)/perf perf
@@ -33,10 +33,19 @@ $(O)/%.o: %.c
 
 -include $(OBJS:.o=.d)
 
-san:
-	$(MAKE) O=build-san OPTFLAGS="-O1 -g $(SAN_FLAGS)" build-san/perf build-san/dump-pipeline
+# LD_PRELOAD shim giving this perf the stock's PERF_TEST_ATTR hook, for
+# tests/shell/record_attr.sh; a shared object, never linked into perf
+$(O)/attr-shim.so: tests/attr-shim.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -shared -MMD -MP -o $@ $< -ldl
 
-check: perf $(O)/dump-pipeline san
+-include $(O)/attr-shim.d
+
+san:
+	$(MAKE) O=build-san OPTFLAGS="-O1 -g $(SAN_FLAGS)" build-san/perf build-san/dump-pipeline \
+		build-san/attr-shim.so
+
+check: perf $(O)/dump-pipeline $(O)/attr-shim.so san
 	tests/run
 
 DOCS := $(wildcard Documentation/perf*.txt)
