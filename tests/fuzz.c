@@ -2,6 +2,7 @@
  * deterministic mutation fuzzer over files recorded at test time. */
 #include "tests/tests.h"
 #include "util/comm-map.h"
+#include "util/event.h"
 #include "util/header.h"
 #include "util/script.h"
 #include "util/tp.h"
@@ -406,8 +407,8 @@ static int targeted(struct fuzz *f, const char *seed)
 	rc = script_msgs(f, p, len, msg, sizeof(msg));
 	TEST_ASSERT(rc && strstr(msg, "unsupported type"), "rc %d, said: %s", rc, msg);
 	eh->type -= 40;
-	/* a sample whose id no event has: IDENTIFIER is its first field; ID
-	 * (two events of one layout) comes after IP, TID and TIME */
+	/* a sample whose id no event has (IDENTIFIER, or ID: two events of
+	 * one layout) */
 	u64 st;
 
 	memcpy(&st, p + h->attrs.offset + offsetof(struct perf_event_attr, sample_type), 8);
@@ -415,9 +416,7 @@ static int targeted(struct fuzz *f, const char *seed)
 	for (eh = (void *)(p + off); eh->type != PERF_RECORD_SAMPLE; eh = (void *)((char *)eh + eh->size))
 		TEST_ASSERT(eh->size && (char *)eh + eh->size < p + h->data.offset + h->data.size,
 			    "no sample in the seed");
-	memcpy((u64 *)(eh + 1) + (st & PERF_SAMPLE_IDENTIFIER ? 0 :
-				  !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
-				  !!(st & PERF_SAMPLE_TIME)), &bad, 8);
+	memcpy((char *)eh + sample__id_offset(st), &bad, 8);
 	rc = script_msgs(f, p, len, msg, sizeof(msg));
 	TEST_ASSERT(rc && strstr(msg, "has id 3735928559, which no event has"), "rc %d, said: %s",
 		    rc, msg);

@@ -24,6 +24,17 @@ static inline size_t sample__time_offset(u64 sample_type)
 		!!(sample_type & PERF_SAMPLE_TID));
 }
 
+/* Where a sample's event id is: IDENTIFIER comes first; ID (used when every
+ * event has the same layout) after IP, TID, TIME and ADDR. */
+static inline size_t sample__id_offset(u64 sample_type)
+{
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		return sizeof(struct perf_event_header);
+	return sizeof(struct perf_event_header) + sizeof(u64) *
+	       (!!(sample_type & PERF_SAMPLE_IP) + !!(sample_type & PERF_SAMPLE_TID) +
+		!!(sample_type & PERF_SAMPLE_TIME) + !!(sample_type & PERF_SAMPLE_ADDR));
+}
+
 /* Can a record of this size start with room bytes left (ring or file)? Records
  * are 8-byte aligned and at least a header long; anything else is corrupt. */
 static inline int event__size_ok(u16 size, u64 room)

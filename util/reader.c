@@ -320,18 +320,12 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 	/* find the event first: by IDENTIFIER (always the first field) or
 	 * ID when present, else the only event */
 	t = r->evsels[0].attr.sample_type;
-	if (t & PERF_SAMPLE_IDENTIFIER) {
-		if (p >= end)
-			return -EINVAL;
-		id = *p;
-	} else if (r->nr_evsels > 1 && (t & PERF_SAMPLE_ID)) {
-		/* ID, not IDENTIFIER: every event has the same layout */
-		size_t at = !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) +
-			    !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR);
+	if ((t & PERF_SAMPLE_IDENTIFIER) || (r->nr_evsels > 1 && (t & PERF_SAMPLE_ID))) {
+		size_t at = sample__id_offset(t);
 
-		if (at >= (size_t)(end - p))
+		if (h->size < at + sizeof(id))
 			return -EINVAL;
-		id = p[at];
+		memcpy(&id, (const char *)h + at, sizeof(id));
 	}
 	s->evsel = reader__evsel(r, id);
 	if (!s->evsel) {

@@ -20,21 +20,14 @@
 #define FLIGHT_ID_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
-static const struct evsel *tracking_evsel(const struct evlist *evlist)
-{
-	for (int i = 0; i < evlist->nr_entries; i++)
-		if (evlist->entries[i]->tracking)
-			return evlist->entries[i];
-	return evlist->nr_entries ? evlist->entries[0] : NULL;
-}
-
 u64 record__id_sample_type(const struct evlist *evlist)
 {
-	const struct evsel *e = tracking_evsel(evlist);
-
 	/* the tracking records' trailers; every sample starts with the same
 	 * IDENTIFIER, IP, TID and TIME fields whichever event it is from */
-	return e ? e->attr.sample_type & ID_FIELDS : FLIGHT_ID_SAMPLE_TYPE;
+	for (int i = 0; i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->tracking)
+			return evlist->entries[i]->attr.sample_type & ID_FIELDS;
+	return 0;	/* not configured yet */
 }
 
 static enum callchain_mode callchain_mode(const struct record_opts *opts)
@@ -112,9 +105,8 @@ static void config_period(struct evsel *e, const struct record_opts *opts)
 		a->freq = 1;
 		a->sample_freq = opts->freq;
 	}
-	if (opts->no_samples) {
+	if (opts->no_samples)
 		a->sample_period = 0;	/* counting only: -n */
-	}
 }
 
 /* Wakeups: the kernel's default (half a ring) unless asked otherwise. */

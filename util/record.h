@@ -49,7 +49,8 @@ struct record_opts {
 int record__config(struct evlist *evlist, const struct record_opts *opts,
 		   char *errbuf, size_t errsz);
 
-/* The sample_type every event shares for its sample_id trailer. */
+/* After record__config(): the sample_id trailer of the tracking records,
+ * and the fields every sample starts with (event__time()). */
 u64 record__id_sample_type(const struct evlist *evlist);
 
 /* One perf record run: what builtin-record.c sets up and loops over, and
