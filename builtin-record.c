@@ -46,6 +46,48 @@ static int opt_event(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+static int opt_filter(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (parse_events__filter(rec->evlist, arg, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_exclude_perf(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)arg;
+	(void)unset;
+	if (parse_events__exclude_perf(rec->evlist, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* --all-user and --all-kernel exclude each other, as in perf */
+static int opt_all_space(const struct option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = &opt_record(opt)->opts;
+	int user = !strcmp(opt->long_name, "all-user");
+
+	(void)arg;
+	(void)unset;
+	if (user ? opts->all_kernel : opts->all_user) {
+		pr_err("perf record: --%s cannot be used with --%s\n", opt->long_name,
+		       user ? "all-kernel" : "all-user");
+		return -1;
+	}
+	*(user ? &opts->all_user : &opts->all_kernel) = 1;
+	return 0;
+}
+
 /* A number in [min, max], or one line naming the option, the value and the
  * range: junk, 0 and overflow alike. */
 static int opt_number(const char *name, const char *arg, u64 min, u64 max, u64 *out)
@@ -628,6 +670,15 @@ int cmd_record(int argc, const char **argv)
 	const struct option options[] = {
 		OPT_CB_FLAGS('e', "event", &rec, "event", "event selector (see 'perf list' names; "
 			     "SYS:NAME tracepoints with globs)", opt_event, OPT_MULTI),
+		OPT_CB_FLAGS(0, "filter", &rec, "filter", "event filter (tracepoints of the "
+			     "preceding -e)", opt_filter, OPT_MULTI),
+		OPT_CB_NOARG("exclude-perf", &rec, "don't record events from perf itself "
+			     "(tracepoints of the preceding -e)", opt_exclude_perf),
+		OPT_BOOL(0, "group", &opts->group, "put the counters into a counter group"),
+		OPT_CB_NOARG("all-user", &rec, "Configure all used events to run in user space.",
+			     opt_all_space),
+		OPT_CB_NOARG("all-kernel", &rec, "Configure all used events to run in kernel "
+			     "space.", opt_all_space),
 		OPT_BOOL('a', "all-cpus", &opts->target.system_wide, "system-wide collection from all CPUs"),
 		OPT_STR_NEG('C', "cpu", &opts->target.cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_STR_NEG('p', "pid", &opts->target.pid, "pid", "record events on existing process id"),

@@ -47,12 +47,57 @@ void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread
 	evlist->threads = thread_map__get(threads);
 }
 
+int evlist__set_leader(struct evlist *evlist, int first, int end, const char *name)
+{
+	struct evsel *leader = evlist->entries[first];
+	char *copy = NULL;
+
+	if (name && !(copy = strdup(name)))
+		return -ENOMEM;
+	/* a --group over {groups} makes one group of them all, as perf does */
+	for (int i = first; i < end; i++) {
+		free(evlist->entries[i]->group_name);
+		evlist->entries[i]->group_name = NULL;
+		evlist->entries[i]->leader = leader;
+		evlist->entries[i]->nr_members = 0;
+	}
+	leader->nr_members = end - first;
+	leader->group_name = copy;
+	return 0;
+}
+
+int evlist__nr_groups(const struct evlist *evlist)
+{
+	int n = 0;
+
+	for (int i = 0; i < evlist->nr_entries; i++)
+		n += evsel__is_leader(evlist->entries[i]) && evlist->entries[i]->nr_members > 1;
+	return n;
+}
+
+/* The kernel checks a filter only when it is set: after the open. */
+static int evsel__apply_filter(struct evsel *e, char *errbuf, size_t errsz)
+{
+	for (int k = 0; e->filter && k < e->nr_cpus * e->nr_threads; k++) {
+		if (e->fd[k] >= 0 && ioctl(e->fd[k], PERF_EVENT_IOC_SET_FILTER, e->filter)) {
+			int err = -errno;
+
+			snprintf(errbuf, errsz, "failed to set filter \"%s\" on event %s: %s",
+				 e->filter, e->name, strerror(errno));
+			return err;
+		}
+	}
+	return 0;
+}
+
 int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose)
 {
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 		int err = evsel__open(e, evlist->cpus, evlist->threads, errbuf, errsz, verbose);
 
+		if (!err)
+			err = evsel__apply_filter(e, errbuf, errsz);
 		for (int k = 0; !err && k < e->nr_cpus * e->nr_threads; k++)
 			if (e->fd[k] >= 0 && id_hash__add(&evlist->ids, e->id[k], e)) {
 				err = -ENOMEM;

@@ -15,6 +15,7 @@ struct thread_map;
 struct evlist {
 	struct evsel **entries;
 	int nr_entries;
+	int last_parse;		/* the first event of the last parse_events(): --filter's */
 	struct cpu_map *cpus;
 	struct thread_map *threads;
 	struct mmap *fwd;	/* [cpus->nr], .pc NULL where no forward event */
@@ -31,8 +32,15 @@ int evlist__add(struct evlist *evlist, struct evsel *evsel);
 /* Sets the cpu and thread maps (takes a reference to each). */
 void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);
 
-/* Opens every event and hashes their ids; errbuf gets one line naming the
- * event on failure. */
+/* Makes entries [first, end) one group led by the first (--group,
+ * {a,b}); a NULL name is an anonymous group. 0 or -ENOMEM. */
+int evlist__set_leader(struct evlist *evlist, int first, int end, const char *name);
+/* The groups of more than one event (what GROUP_DESC lists). */
+int evlist__nr_groups(const struct evlist *evlist);
+
+/* Opens every event (leaders before their members) and sets their
+ * filters, and hashes their ids; errbuf gets one line naming the event
+ * (and filter) on failure. */
 int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose);
 /* Maps the rings (sizes in data bytes, powers of two). 0 or -errno with a
  * "mmap: cpu N: ..." line in errbuf. */

@@ -24,6 +24,9 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 	e->attr = *attr;
 	e->attr.size = sizeof(e->attr);
 	e->overwrite = -1;
+	e->inherit = -1;
+	e->leader = e;
+	e->nr_members = 1;
 	e->name = strdup(name);
 	if (!e->name) {
 		evsel__delete(e);
@@ -41,6 +44,8 @@ void evsel__delete(struct evsel *e)
 	free(e->name);
 	free(e->tp_sys);
 	free(e->tp_name);
+	free(e->group_name);
+	free(e->filter);
 	free(e);
 }
 
@@ -54,6 +59,18 @@ void evsel__close(struct evsel *e)
 	e->fd = NULL;
 	e->id = NULL;
 	e->nr_cpus = e->nr_threads = 0;
+}
+
+int evsel__append_filter(struct evsel *e, const char *filter)
+{
+	char *f;
+
+	if (e->filter ? asprintf(&f, "(%s) && (%s)", e->filter, filter) < 0 :
+	    !(f = strdup(filter)))
+		return -ENOMEM;
+	free(e->filter);
+	e->filter = f;
+	return 0;
 }
 
 /* An integer from /proc/sys/kernel/NAME, or def when it cannot be read. */
@@ -280,9 +297,14 @@ int evsel__open(struct evsel *e, struct cpu_map *cpus, struct thread_map *thread
 retry:
 	for (int c = 0; c < cpus->nr; c++) {
 		for (int t = 0; t < threads->nr; t++) {
-			int fd = sys_perf_event_open(&e->attr, threads->map[t], cpus->map[c], -1,
-						     PERF_FLAG_FD_CLOEXEC);
+			int group_fd = evsel__is_leader(e) ? -1 : *evsel__fd(e->leader, c, t);
+			int fd;
 
+			/* the leader's thread exited before it could be opened */
+			if (!evsel__is_leader(e) && group_fd < 0)
+				continue;
+			fd = sys_perf_event_open(&e->attr, threads->map[t], cpus->map[c], group_fd,
+						 PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0) {
 				err = errno;
 				/* a thread of -p that exited meanwhile is not an error */
@@ -296,6 +318,12 @@ retry:
 					goto retry;
 				evsel__open_strerror(e, err, threads->map[t], cpus->map[c],
 						     errbuf, errsz);
+				if (!evsel__is_leader(e)) {
+					size_t len = strlen(errbuf);
+
+					snprintf(errbuf + len, errsz - len, " (a member of the "
+						 "group led by %s)", e->leader->name);
+				}
 				err = -err;
 				goto fail;
 			}

@@ -112,6 +112,22 @@ static void feat_event_desc(struct buf *b, const struct evlist *evlist)
 	}
 }
 
+/* The groups of more than one event: name ("{anon_group}" when it has
+ * none, as perf writes it), leader's index, size. */
+static void feat_group_desc(struct buf *b, const struct evlist *evlist)
+{
+	buf__u32(b, evlist__nr_groups(evlist));
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		const struct evsel *e = evlist->entries[i];
+
+		if (!evsel__is_leader(e) || e->nr_members < 2)
+			continue;
+		put_string(b, e->group_name ? e->group_name : "{anon_group}");
+		buf__u32(b, e->idx);
+		buf__u32(b, e->nr_members);
+	}
+}
+
 static int feat_tracing_data(struct buf *b, const struct evlist *evlist)
 {
 	const char **names = calloc(evlist->nr_entries + 1, sizeof(char *));
@@ -161,6 +177,8 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		feats[nfeat++] = HEADER_CMDLINE;
 	if (info->evlist)
 		feats[nfeat++] = HEADER_EVENT_DESC;
+	if (info->evlist && evlist__nr_groups(info->evlist))
+		feats[nfeat++] = HEADER_GROUP_DESC;
 	if (info->last_sample_time)
 		feats[nfeat++] = HEADER_SAMPLE_TIME;
 	if (info->evlist && info->evlist->nr_entries && info->evlist->entries[0]->attr.use_clockid)
@@ -185,6 +203,7 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		case HEADER_TOTAL_MEM: feat_total_mem(&body); break;
 		case HEADER_CMDLINE: feat_cmdline(&body, info); break;
 		case HEADER_EVENT_DESC: feat_event_desc(&body, info->evlist); break;
+		case HEADER_GROUP_DESC: feat_group_desc(&body, info->evlist); break;
 		case HEADER_CLOCKID: {
 			struct timespec res = { 0, 1 };
 

@@ -3,6 +3,7 @@
 #include "util/tp.h"
 
 #include <ctype.h>
+#include <unistd.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,14 @@ int parse_events__symbol(const char *name, unsigned int *type, unsigned long lon
 
 /* What one event term list and modifier string ask for. */
 struct event_mods {
-	int excl_user, excl_kernel, excl_hv, precise;
-	int has_period, has_freq, overwrite;
+	int excl_set, excl_user, excl_kernel, excl_hv, precise, sample_read;
+	int has_period, has_freq, overwrite, inherit;
 	unsigned long long period, freq;
 	char name[64];
+	int has_callchain;
+	struct callchain_param callchain;
+	unsigned int max_stack;
+	u64 stack_size;
 };
 
 struct parse_ctx {
@@ -88,6 +93,7 @@ static int parse_modifiers(struct parse_ctx *ctx, const char *s, struct event_mo
 		case 'k': k = 1; break;
 		case 'h': h = 1; break;
 		case 'p': m->precise++; break;
+		case 'S': m->sample_read = 1; break;
 		case 'P': m->precise = 3; break;
 		case 'G': case 'H': break;	/* no guests here: accepted as perf does */
 		default: {
@@ -99,10 +105,62 @@ static int parse_modifiers(struct parse_ctx *ctx, const char *s, struct event_mo
 	if (m->precise > 3)
 		return syntax_error(ctx, "%s", "too many 'p' modifiers (at most 3)");
 	if (u || k || h) {
+		m->excl_set = 1;
 		m->excl_user = !u;
 		m->excl_kernel = !k;
 		m->excl_hv = !h;
 	}
+	return 0;
+}
+
+/* call-graph=fp|dwarf|no, stack-size=N, max-stack=N: this event's own
+ * callchain, whatever -g and --call-graph say. */
+static int parse_callchain_term(struct parse_ctx *ctx, const char *t, const char *val,
+				struct event_mods *m)
+{
+	char msg[256];
+	u64 v;
+
+	if (!val || !*val)
+		return syntax_error(ctx, "term '%s' needs a value", t);
+	if (!strcmp(t, "max-stack")) {
+		if (parse_u64_range(val, 1, UINT16_MAX, &v))
+			return syntax_error(ctx, "bad value for term 'max-stack' (1 to 65535)", t);
+		m->max_stack = v;
+	} else if (!strcmp(t, "stack-size")) {
+		if (parse_u64_range(val, 1, UINT16_MAX, &m->stack_size))
+			return syntax_error(ctx, "bad value for term 'stack-size' (a size in bytes, "
+					    "at most 65528)", t);
+	} else if (!strcmp(val, "no")) {
+		m->has_callchain = 1;
+		m->callchain = (struct callchain_param){ .mode = CALLCHAIN_NONE };
+	} else if (!strcmp(val, "fp") || !strcmp(val, "dwarf")) {
+		if (callchain__parse(&m->callchain, val, msg, sizeof(msg)))
+			return syntax_error(ctx, "%s", msg);
+		m->has_callchain = 1;
+	} else {
+		return syntax_error(ctx, "bad value for term 'call-graph': '%s' (fp, dwarf, no)", val);
+	}
+	return 0;
+}
+
+/* max-stack alone means frame pointers, as in perf; stack-size sizes this
+ * event's dwarf callchain. */
+static int finish_callchain(struct parse_ctx *ctx, struct event_mods *m)
+{
+	char arg[32], msg[256];
+
+	if (m->max_stack && !m->has_callchain) {
+		m->has_callchain = 1;
+		m->callchain = (struct callchain_param){ .mode = CALLCHAIN_FP };
+	}
+	if (!m->stack_size)
+		return 0;
+	if (!m->has_callchain || m->callchain.mode != CALLCHAIN_DWARF)
+		return syntax_error(ctx, "%s", "term 'stack-size' needs call-graph=dwarf");
+	snprintf(arg, sizeof(arg), "dwarf,%llu", (unsigned long long)m->stack_size);
+	if (callchain__parse(&m->callchain, arg, msg, sizeof(msg)))
+		return syntax_error(ctx, "%s", msg);
 	return 0;
 }
 
@@ -118,6 +176,12 @@ static int parse_terms(struct parse_ctx *ctx, char *terms, struct event_mods *m)
 			*val++ = '\0';
 		if (!strcmp(t, "overwrite") && !val) {
 			m->overwrite = 1;
+		} else if ((!strcmp(t, "inherit") || !strcmp(t, "no-inherit")) && !val) {
+			m->inherit = t[0] == 'i';
+		} else if (!strcmp(t, "call-graph") || !strcmp(t, "max-stack") ||
+			   !strcmp(t, "stack-size")) {
+			if (parse_callchain_term(ctx, t, val, m))
+				return -1;
 		} else if (!strcmp(t, "no-overwrite") && !val) {
 			m->overwrite = 0;
 		} else if (!strcmp(t, "name") && val && *val) {
@@ -134,11 +198,12 @@ static int parse_terms(struct parse_ctx *ctx, char *terms, struct event_mods *m)
 				m->freq = v;
 			}
 		} else {
-			return syntax_error(ctx, "unknown term '%s' (period, freq, overwrite, "
-					    "no-overwrite, name)", t);
+			return syntax_error(ctx, "unknown term '%s' (period, freq, name, inherit, "
+					    "no-inherit, call-graph, stack-size, max-stack, "
+					    "overwrite, no-overwrite)", t);
 		}
 	}
-	return 0;
+	return finish_callchain(ctx, m);
 }
 
 static int add_event(struct parse_ctx *ctx, struct perf_event_attr *attr, const char *name,
@@ -163,6 +228,11 @@ static int add_event(struct parse_ctx *ctx, struct perf_event_attr *attr, const 
 		goto nomem;
 	e->overwrite = m->overwrite;
 	e->user_period = m->has_period || m->has_freq;
+	e->inherit = m->inherit;
+	e->sample_read = m->sample_read;
+	e->has_callchain = m->has_callchain;
+	e->callchain = m->callchain;
+	e->max_stack = m->max_stack;
 	if (sys) {
 		e->tp_sys = strdup(sys);
 		e->tp_name = strdup(tp);
@@ -250,7 +320,7 @@ static int parse_tracepoint(struct parse_ctx *ctx, const char *sys, const char *
 
 static int parse_one(struct parse_ctx *ctx, char *ev)
 {
-	struct event_mods m = { .overwrite = -1 };
+	struct event_mods m = { .overwrite = -1, .inherit = -1 };
 	struct perf_event_attr attr = { 0 };
 	char *slash = strchr(ev, '/'), *colon, *mods = "";
 	char *parts[3];
@@ -310,30 +380,159 @@ static int parse_one(struct parse_ctx *ctx, char *ev)
 	return parse_tracepoint(ctx, parts[0], parts[1], &m, mods);
 }
 
+/* The end of the item at s: the first ',' outside /terms/ and {a group},
+ * or the NUL; *open and *close get the group's braces. NULL on braces that
+ * do not pair (said in ctx->err). */
+static char *item_end(struct parse_ctx *ctx, char *s, char **open, char **close)
+{
+	int in_terms = 0;
+
+	*open = *close = NULL;
+	for (; *s; s++) {
+		if (*s == '/')
+			in_terms = !in_terms;
+		else if (in_terms)
+			continue;
+		else if (*s == '{' && (*open || *close))
+			return syntax_error(ctx, "%s", *close ? "'{' after a group" :
+					    "groups do not nest"), NULL;
+		else if (*s == '{')
+			*open = s;
+		else if (*s == '}' && (!*open || *close))
+			return syntax_error(ctx, "%s", "unbalanced braces: '}' without '{'"), NULL;
+		else if (*s == '}')
+			*close = s;
+		else if (*s == ',' && (!*open || *close))
+			break;
+	}
+	if (*open && !*close)
+		return syntax_error(ctx, "%s", "unbalanced braces: '{' without '}'"), NULL;
+	return s;
+}
+
+/* A member's own u/k/h are kept and the group's added to them, as in perf. */
+static void group__apply_mods(struct evsel *e, const struct event_mods *g)
+{
+	struct perf_event_attr *a = &e->attr;
+
+	if (g->excl_set && (a->exclude_user || a->exclude_kernel || a->exclude_hv)) {
+		a->exclude_user &= g->excl_user;
+		a->exclude_kernel &= g->excl_kernel;
+		a->exclude_hv &= g->excl_hv;
+	} else if (g->excl_set) {
+		a->exclude_user = g->excl_user;
+		a->exclude_kernel = g->excl_kernel;
+		a->exclude_hv = g->excl_hv;
+	}
+	if (a->type == PERF_TYPE_HARDWARE && g->precise > (int)a->precise_ip)
+		a->precise_ip = g->precise;
+}
+
+static int parse_list(struct parse_ctx *ctx, char *s);
+
+/* NAME{a,b,...}:MODS, with the braces at open and close. */
+static int parse_group(struct parse_ctx *ctx, char *s, char *open, char *close)
+{
+	struct event_mods g = { 0 };
+	struct evlist *evlist = ctx->evlist;
+	int first = evlist->nr_entries;
+	char *mods = close + 1;
+
+	*open = *close = '\0';
+	if (*s && !valid_tp_part(s))
+		return syntax_error(ctx, "bad group name '%s'", s);
+	if (*mods && *mods++ != ':')
+		return syntax_error(ctx, "'%s' after a group (expected :modifiers)", mods);
+	if (parse_modifiers(ctx, mods, &g))
+		return -1;
+	if (!open[1])
+		return syntax_error(ctx, "%s", "empty group");
+	if (parse_list(ctx, open + 1))
+		return -1;
+	for (int i = first; i < evlist->nr_entries; i++)
+		group__apply_mods(evlist->entries[i], &g);
+	evlist->entries[first]->sample_read |= g.sample_read;
+	if (evlist__set_leader(evlist, first, evlist->nr_entries, *s ? s : NULL)) {
+		snprintf(ctx->err, ctx->errsz, "parse events: %s", strerror(ENOMEM));
+		return -1;
+	}
+	return 0;
+}
+
+/* A comma list of events and {groups}; s is cut up in place. */
+static int parse_list(struct parse_ctx *ctx, char *s)
+{
+	for (;;) {
+		char *open, *close, *end = item_end(ctx, s, &open, &close);
+		int last, err;
+
+		if (!end)
+			return -1;
+		last = !*end;
+		*end = '\0';
+		err = open ? parse_group(ctx, s, open, close) : parse_one(ctx, s);
+		if (err || last)
+			return err;
+		s = end + 1;
+	}
+}
+
 int parse_events(struct evlist *evlist, const char *str, char *err, size_t errsz)
 {
 	struct parse_ctx ctx = { evlist, str, err, errsz };
-	char *copy = strdup(str), *p, *start;
-	int in_terms = 0, ret = 0;
+	char *copy = strdup(str);
+	int ret;
 
 	if (!copy) {
 		snprintf(err, errsz, "parse events: %s", strerror(ENOMEM));
 		return -1;
 	}
-	/* split on the commas outside /terms/ */
-	for (p = start = copy; ; p++) {
-		if (*p == '/')
-			in_terms = !in_terms;
-		if ((*p == ',' && !in_terms) || !*p) {
-			int last = !*p;
-
-			*p = '\0';
-			ret = parse_one(&ctx, start);
-			if (ret || last)
-				break;
-			start = p + 1;
-		}
-	}
+	evlist->last_parse = evlist->nr_entries;
+	ret = parse_list(&ctx, copy);
 	free(copy);
 	return ret;
+}
+
+/* Did the last -e add events, all of them tracepoints? */
+static int last_parse_tracepoints(const struct evlist *evlist)
+{
+	if (evlist->last_parse >= evlist->nr_entries)
+		return 0;
+	for (int i = evlist->last_parse; i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->attr.type != PERF_TYPE_TRACEPOINT)
+			return 0;
+	return 1;
+}
+
+static int append_filter(struct evlist *evlist, const char *filter, char *err, size_t errsz)
+{
+	for (int i = evlist->last_parse; i < evlist->nr_entries; i++) {
+		if (evsel__append_filter(evlist->entries[i], filter)) {
+			snprintf(err, errsz, "--filter: %s", strerror(ENOMEM));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int parse_events__filter(struct evlist *evlist, const char *filter, char *err, size_t errsz)
+{
+	if (!last_parse_tracepoints(evlist)) {
+		snprintf(err, errsz, "--filter option should follow a -e tracepoint or HW "
+			 "tracer option");
+		return -1;
+	}
+	return append_filter(evlist, filter, err, errsz);
+}
+
+int parse_events__exclude_perf(struct evlist *evlist, char *err, size_t errsz)
+{
+	char filter[64];
+
+	if (!last_parse_tracepoints(evlist)) {
+		snprintf(err, errsz, "--exclude-perf option should follow a -e tracepoint option");
+		return -1;
+	}
+	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
+	return append_filter(evlist, filter, err, errsz);
 }

@@ -22,7 +22,7 @@ static void opt_error(const struct opt_use *u, const char *what)
 
 static int takes_arg(const struct option *o)
 {
-	return o->type == OPT_STRING || o->type == OPT_CALLBACK;
+	return (o->type == OPT_STRING || o->type == OPT_CALLBACK) && !(o->flags & OPT_NOARG);
 }
 
 static int negatable(const struct option *o)

@@ -11,6 +11,7 @@ enum opt_flags {
 	OPT_OPTARG = 2,	/* value only with --long=VAL */
 	OPT_NEG    = 8,	/* a value option that --no-long resets */
 	OPT_MULTI  = 16,	/* a value option that may be given again (-e) */
+	OPT_NOARG  = 32,	/* a callback without a value (arg NULL), run in place */
 };
 
 /* Negation is opt-in where it would hand a callback no value: booleans and
@@ -44,6 +45,7 @@ struct option {
 #define OPT_CB_FLAGS(s, l, v, a, h, f, fl) { OPT_CALLBACK, (s), (l), (v), (a), (h), (fl), (f), NULL }
 #define OPT_CB_OPTARG(s, l, v, a, h, f, d, fl) \
 	{ OPT_CALLBACK, (s), (l), (v), (a), (h), OPT_OPTARG | (fl), (f), (d) }
+#define OPT_CB_NOARG(l, v, h, f) { OPT_CALLBACK, 0, (l), (v), NULL, (h), OPT_NOARG, (f), NULL }
 #define OPT_TERMINATOR { OPT_END, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 
 enum { PARSE_OPT_HELP = -2, PARSE_OPT_ERROR = -1 };

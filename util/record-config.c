@@ -37,8 +37,21 @@ static enum callchain_mode callchain_mode(const struct record_opts *opts)
 	return opts->callgraph ? CALLCHAIN_FP : CALLCHAIN_NONE;
 }
 
-static void config_tracking(struct perf_event_attr *a, const struct record_opts *opts)
+/* An event's callchain: its /call-graph=/ or /max-stack=/ terms win over
+ * -g and --call-graph, as in perf. */
+static struct callchain_param evsel_callchain(const struct evsel *e,
+					      const struct record_opts *opts)
 {
+	if (e->has_callchain)
+		return e->callchain;
+	return (struct callchain_param){ .mode = callchain_mode(opts),
+					 .dump_size = opts->call_graph.dump_size };
+}
+
+static void config_tracking(struct evsel *e, const struct record_opts *opts)
+{
+	struct perf_event_attr *a = &e->attr;
+
 	a->mmap = 1;
 	a->mmap2 = 1;
 	a->comm = 1;
@@ -49,7 +62,7 @@ static void config_tracking(struct perf_event_attr *a, const struct record_opts 
 	a->build_id = 1;
 	a->cgroup = 1;
 	/* the stock records data mmaps where sample addresses are asked for */
-	a->mmap_data = opts->sample_address || callchain_mode(opts) == CALLCHAIN_DWARF;
+	a->mmap_data = opts->sample_address || evsel_callchain(e, opts).mode == CALLCHAIN_DWARF;
 }
 
 /* A sampling event's sample_type, without ID/IDENTIFIER (decided once every
@@ -57,6 +70,7 @@ static void config_tracking(struct perf_event_attr *a, const struct record_opts 
 static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 {
 	const struct perf_event_attr *a = &e->attr;
+	enum callchain_mode cc = evsel_callchain(e, opts).mode;
 	int tracepoint = a->type == PERF_TYPE_TRACEPOINT;
 	u64 t = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 
@@ -69,9 +83,9 @@ static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 	if (opts->raw_samples || tracepoint)
 		t |= PERF_SAMPLE_RAW;
 	/* the stock perf asks dwarf callchains for data addresses too */
-	if (opts->sample_address || callchain_mode(opts) == CALLCHAIN_DWARF)
+	if (opts->sample_address || cc == CALLCHAIN_DWARF)
 		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-	switch (callchain_mode(opts)) {
+	switch (cc) {
 	case CALLCHAIN_DWARF:
 		t |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		/* fall through */
@@ -84,12 +98,17 @@ static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 	return t;
 }
 
-static void config_callchain(struct perf_event_attr *a, const struct record_opts *opts)
+static void config_callchain(struct evsel *e, const struct record_opts *opts)
 {
-	if (callchain_mode(opts) != CALLCHAIN_DWARF)
+	struct perf_event_attr *a = &e->attr;
+	struct callchain_param cc = evsel_callchain(e, opts);
+
+	if (cc.mode != CALLCHAIN_NONE)
+		a->sample_max_stack = e->max_stack;
+	if (cc.mode != CALLCHAIN_DWARF)
 		return;
 	a->sample_regs_user = callchain__user_regs();
-	a->sample_stack_user = opts->call_graph.dump_size;
+	a->sample_stack_user = cc.dump_size;
 	/* the user part is unwound from the stack dump, not walked in the kernel */
 	a->exclude_callchain_user = 1;
 }
@@ -147,6 +166,85 @@ static void config_ids(struct evlist *evlist)
 	}
 }
 
+/* The event's own terms and the options that reach every event, dummy
+ * included, as in perf. */
+static void config_selection(struct evsel *e, const struct record_opts *opts)
+{
+	struct perf_event_attr *a = &e->attr;
+
+	if (e->inherit >= 0)
+		a->inherit = e->inherit;
+	if (opts->all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	}
+	if (opts->all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
+}
+
+/* Groups: the leader enables its members. With :S only the leader
+ * samples, and each of its samples reads the whole group (the members
+ * take its layout, so a reader finds their ids in it). */
+static void config_groups(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		struct evsel *e = evlist->entries[i], *l = e->leader;
+		struct perf_event_attr *a = &e->attr;
+
+		if (e == l && e->sample_read) {
+			a->sample_type |= PERF_SAMPLE_READ;
+			a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
+			if (e->nr_members > 1) {
+				a->read_format |= PERF_FORMAT_GROUP;
+				/* the kernel cannot sum a group over inherited tasks */
+				if (e->inherit < 0)
+					a->inherit = 0;
+			}
+		}
+		if (e == l)
+			continue;
+		a->disabled = 0;
+		a->enable_on_exec = 0;
+		if (!l->sample_read)
+			continue;
+		a->sample_type = l->attr.sample_type;
+		a->read_format = l->attr.read_format;
+		a->freq = 0;
+		a->sample_period = 0;
+		if (e->inherit < 0)
+			a->inherit = 0;
+	}
+}
+
+/* PERF_SAMPLE_READ says whose counts by id, even for a lone event. */
+static void config_read_ids(struct evlist *evlist)
+{
+	const u64 ids = PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER;
+
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		struct perf_event_attr *a = &evlist->entries[i]->attr;
+
+		if ((a->sample_type & PERF_SAMPLE_READ) && !(a->sample_type & ids))
+			a->sample_type |= PERF_SAMPLE_ID;
+	}
+}
+
+/* --group: the -e events (not a --switch-output-event) in one group. */
+static int config_group_option(struct evlist *evlist, const struct record_opts *opts,
+			       char *errbuf, size_t errsz)
+{
+	int n = 0;
+
+	while (n < evlist->nr_entries && !evlist->entries[n]->wake_each)
+		n++;
+	if (!opts->group || n < 2 || !evlist__set_leader(evlist, 0, n, NULL))
+		return 0;
+	snprintf(errbuf, errsz, "record: --group: %s", strerror(ENOMEM));
+	return -ENOMEM;
+}
+
 static int add_tracking_dummy(struct evlist *evlist, char *errbuf, size_t errsz)
 {
 	struct perf_event_attr dummy = {
@@ -172,8 +270,10 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 	/* a flight recorder's tracking never shares a ring with samples; the
 	 * stock perf adds a dummy for CPUs, as tasks start and exit unseen */
 	int dummy = opts->overwrite || opts->target.system_wide || opts->target.cpu_list;
-	int err;
+	int err = config_group_option(evlist, opts, errbuf, errsz);
 
+	if (err)
+		return err;
 	if (dummy) {
 		err = add_tracking_dummy(evlist, errbuf, errsz);
 		if (err)
@@ -190,15 +290,16 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 		a->inherit = !opts->no_inherit;
 		a->disabled = 1;
 		a->enable_on_exec = opts->per_task;
+		config_selection(e, opts);
 		if (e->tracking)
-			config_tracking(a, opts);
+			config_tracking(e, opts);
 		if (dummy_event) {
 			a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 					 PERF_SAMPLE_CPU;
 		} else {
 			a->sample_type = sample_type(e, opts);
 			config_period(e, opts);
-			config_callchain(a, opts);
+			config_callchain(e, opts);
 			if (e->overwrite < 0)
 				e->overwrite = opts->overwrite;
 			a->write_backward = e->overwrite;
@@ -211,7 +312,9 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 		}
 		config_wakeup(e, opts);
 	}
+	config_groups(evlist);
 	if (!opts->overwrite)
 		config_ids(evlist);
+	config_read_ids(evlist);
 	return 0;
 }

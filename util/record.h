@@ -36,6 +36,9 @@ struct record_opts {
 	int no_buffering;	/* --no-buffering: wake the reader on every sample */
 	int no_bpf_event;	/* --no-bpf-event: no KSYMBOL/BPF_EVENT records */
 	int no_inherit;
+	int group;		/* --group: every -e event in one group */
+	int all_user;		/* --all-user: exclude_kernel on every event */
+	int all_kernel;		/* --all-kernel: exclude_user on every event */
 	int quiet;
 	int verbose;
 	int overwrite;		/* --overwrite */
