@@ -178,6 +178,9 @@ static int parse_terms(struct parse_ctx *ctx, char *terms, struct event_mods *m)
 			m->overwrite = 1;
 		} else if ((!strcmp(t, "inherit") || !strcmp(t, "no-inherit")) && !val) {
 			m->inherit = t[0] == 'i';
+		} else if (val && (!strcmp(t, "overwrite") || !strcmp(t, "no-overwrite") ||
+				   !strcmp(t, "inherit") || !strcmp(t, "no-inherit"))) {
+			return syntax_error(ctx, "term '%s' takes no value", t);
 		} else if (!strcmp(t, "call-graph") || !strcmp(t, "max-stack") ||
 			   !strcmp(t, "stack-size")) {
 			if (parse_callchain_term(ctx, t, val, m))
@@ -441,8 +444,9 @@ static int parse_group(struct parse_ctx *ctx, char *s, char *open, char *close)
 	*open = *close = '\0';
 	if (*s && !valid_tp_part(s))
 		return syntax_error(ctx, "bad group name '%s'", s);
-	if (*mods && *mods++ != ':')
+	if (*mods && *mods != ':')
 		return syntax_error(ctx, "'%s' after a group (expected :modifiers)", mods);
+	mods += *mods == ':';
 	if (parse_modifiers(ctx, mods, &g))
 		return -1;
 	if (!open[1])
