@@ -177,6 +177,7 @@ hasnt allkernel cpu-clock "exclude_kernel"
 read -r k u <<< "$(spaces allkernel)"
 [ "$k" -gt 0 ] && [ "$u" = 0 ] || fail "--all-kernel: $k kernel, $u user samples"
 [ "$(bad "cannot be used with --all-user" --all-user --all-kernel)" = 129 ] || fail "both"
+[ "$(bad "option \`all-user' takes no value" --all-user=1)" = 129 ] || fail "--all-user=1"
 
 # ---- event terms
 rec name -e cpu-clock/name=ticks/ -e page-faults -- "${SPIN[@]}"
