@@ -119,10 +119,10 @@ if grep -q . /sys/kernel/tracing/events/syscalls/sys_enter_close/id 2>/dev/null;
 	[ "$n" -ge 1000 ] || fail "no filter: $n closes"
 	rec filter -c 1 -e syscalls:sys_enter_close --filter 'fd >= 1000100 && fd < 1000105' -- "${CLOSES[@]}"
 	[ "$(vals filter)" = "1000100 1000101 1000102 1000103 1000104 " ] || fail "--filter: $(vals filter)"
+	stock_reads_clean filter.data
 	# a second --filter on the same -e narrows it; an earlier -e keeps none
 	rec filter2 -c 1 -e syscalls:sys_exit_close -e syscalls:sys_enter_close --filter 'fd >= 1000990' \
 		--filter 'fd != 1000995' -- "${CLOSES[@]}"
-	stock_reads_clean filter2.data
 	[ "$(vals filter2)" = "1000990 1000991 1000992 1000993 1000994 1000996 1000997 1000998 1000999 " ] ||
 		fail "two --filter: $(vals filter2)"
 	n=$("$STOCK" script -i filter2.data 2>/dev/null | grep -c sys_exit_close)
@@ -170,7 +170,6 @@ hasnt alluser cpu-clock "exclude_user" "exclude_hv"
 read -r k u <<< "$(spaces alluser)"
 [ "$k" = 0 ] && [ "$u" -gt 0 ] || fail "--all-user: $k kernel, $u user samples"
 rec allkernel --all-kernel -a -e cpu-clock -- "${SPIN[@]}"
-stock_reads_clean allkernel.data
 has allkernel cpu-clock "exclude_user: 1"
 has allkernel dummy:HG "exclude_user: 1"
 hasnt allkernel cpu-clock "exclude_kernel"
@@ -200,7 +199,6 @@ rec cgno -g -e cpu-clock/call-graph=no/ -e page-faults -- "${SPIN[@]}"
 hasnt cgno cpu-clock "CALLCHAIN"
 has cgno page-faults "CALLCHAIN"
 rec cgdwarf -e cpu-clock/call-graph=dwarf,stack-size=4096/ -e page-faults -- "${SPIN[@]}"
-stock_reads_clean cgdwarf.data
 has cgdwarf cpu-clock "REGS_USER" "STACK_USER" "sample_stack_user: 4096" "exclude_callchain_user: 1"
 hasnt cgdwarf page-faults "CALLCHAIN"
 "$STOCK" script -i cgdwarf.data -F event,ip 2>/dev/null | awk '/cpu-clock/ { getline; if (NF) n++ } END { exit n == 0 }' ||
