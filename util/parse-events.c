@@ -3,10 +3,10 @@
 #include "util/tp.h"
 
 #include <ctype.h>
-#include <unistd.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct symbol_event {
 	const char *name;
@@ -125,11 +125,11 @@ static int parse_callchain_term(struct parse_ctx *ctx, const char *t, const char
 		return syntax_error(ctx, "term '%s' needs a value", t);
 	if (!strcmp(t, "max-stack")) {
 		if (parse_u64_range(val, 1, UINT16_MAX, &v))
-			return syntax_error(ctx, "bad value for term 'max-stack' (1 to 65535)", t);
+			return syntax_error(ctx, "bad value for term '%s' (1 to 65535)", t);
 		m->max_stack = v;
 	} else if (!strcmp(t, "stack-size")) {
 		if (parse_u64_range(val, 1, UINT16_MAX, &m->stack_size))
-			return syntax_error(ctx, "bad value for term 'stack-size' (a size in bytes, "
+			return syntax_error(ctx, "bad value for term '%s' (a size in bytes, "
 					    "at most 65528)", t);
 	} else if (!strcmp(val, "no")) {
 		m->has_callchain = 1;
