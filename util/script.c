@@ -31,6 +31,7 @@ struct script {
 	struct trace_seq seq;
 	unsigned char *raw;	/* RAW_ROOM bytes, zero beyond what is in use */
 	u64 bad_id;		/* of the sample whose id no event has */
+	const char *bad;	/* what is wrong with a malformed record */
 };
 
 struct rec_ref {
@@ -87,22 +88,37 @@ static int cmp_ref(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The body of a non-sample record without its sample_id trailer, and a
- * check that a string at str_off ends inside it. */
-static int body_ok(const struct perf_reader *r, const struct perf_event_header *h,
-		   size_t fixed, size_t str_off)
+/* The body of a non-sample record without its sample_id trailer (trailer
+ * bytes), and a check that a string at str_off ends inside it. */
+static int body_ok(const struct perf_event_header *h, size_t trailer, size_t fixed,
+		   size_t str_off)
 {
-	size_t trailer = 0, len;
+	size_t len;
 
-	for (u64 t = r->id_sample_type; t; t &= t - 1)
-		trailer += 8;
 	if (h->size < sizeof(*h) + fixed + trailer)
 		return 0;
 	len = h->size - trailer;
 	return !str_off || (len > str_off && memchr((const char *)h + str_off, 0, len - str_off));
 }
 
-static void print_prefix(struct script *s, const char *comm, u32 tid, u32 cpu, u64 time)
+/* The stock perf's output types: one per PERF_TYPE_*, the rest together. */
+static u32 output_type(const struct perf_event_attr *a)
+{
+	return a->type < PERF_TYPE_MAX ? a->type : PERF_TYPE_MAX;
+}
+
+/* The first event of e's output type: as the stock perf, it decides what
+ * every event of the type shows. */
+static const struct reader_evsel *type_leader(const struct script *s, const struct reader_evsel *e)
+{
+	for (int i = 0; i < s->reader.nr_evsels; i++)
+		if (output_type(&s->reader.evsels[i].attr) == output_type(&e->attr))
+			return &s->reader.evsels[i];
+	return e;
+}
+
+static void print_prefix(struct script *s, const struct reader_evsel *e, const char *comm,
+			 u32 tid, u32 cpu, u64 time)
 {
 	char unknown[16];
 
@@ -112,7 +128,7 @@ static void print_prefix(struct script *s, const char *comm, u32 tid, u32 cpu, u
 	}
 	fprintf(s->out, "%16s %5u ", comm, tid);
 	/* the CPU column only where the samples say which CPU, as perf does */
-	if (s->reader.evsels[0].attr.sample_type & PERF_SAMPLE_CPU)
+	if (type_leader(s, e)->attr.sample_type & PERF_SAMPLE_CPU)
 		fprintf(s->out, "[%03u] ", cpu);
 	fprintf(s->out, "%5llu.%06llu: ",
 	       (unsigned long long)(time / 1000000000ULL),
@@ -126,23 +142,30 @@ static int decodable(const struct script *s, const struct reader_evsel *e)
 	       e->attr.config <= INT_MAX && tep_find_event(s->reader.tep, e->attr.config);
 }
 
+/* A tracepoint's fields as its format prints them (valid until the next
+ * call). */
+static const char *trace_info(struct script *s, const struct sample *smp)
+{
+	struct tep_record rec = {
+		.ts = smp->time, .cpu = smp->cpu, .size = smp->raw_size, .data = s->raw,
+	};
+
+	memcpy(s->raw, smp->raw, smp->raw_size);	/* < 64 KiB: in a record */
+	trace_seq_reset(&s->seq);
+	tep_print_event(s->reader.tep, &s->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s->seq);
+	memset(s->raw, 0, smp->raw_size);
+	return s->seq.buffer;
+}
+
 static void print_sample(struct script *s, const struct sample *smp)
 {
 	const struct reader_evsel *e = smp->evsel;
 	const char *comm = comm_map__get(s->comms, smp->tid);
 
-	print_prefix(s, comm, smp->tid, smp->cpu, smp->time);
+	print_prefix(s, e, comm, smp->tid, smp->cpu, smp->time);
 	if (decodable(s, e) && smp->raw) {
-		struct tep_record rec = {
-			.ts = smp->time, .cpu = smp->cpu, .size = smp->raw_size, .data = s->raw,
-		};
-
-		memcpy(s->raw, smp->raw, smp->raw_size);	/* < 64 KiB: in a record */
-		trace_seq_reset(&s->seq);
-		tep_print_event(s->reader.tep, &s->seq, &rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&s->seq);
-		memset(s->raw, 0, smp->raw_size);
-		fprintf(s->out, "%30s: %s\n", e->name, s->seq.buffer);
+		fprintf(s->out, "%30s: %s\n", e->name, trace_info(s, smp));
 		return;
 	}
 	fprintf(s->out, "%10llu %s: %16llx\n", (unsigned long long)smp->period, e->name,
@@ -152,7 +175,8 @@ static void print_sample(struct script *s, const struct sample *smp)
 			fprintf(s->out, "\t%16llx\n", (unsigned long long)smp->callchain[i]);
 }
 
-static void print_mmap(struct script *s, const struct perf_event_header *h, struct sample_id *sid)
+static void print_mmap(struct script *s, const struct perf_event_header *h,
+		       const struct reader_evsel *e, struct sample_id *sid)
 {
 	const char *b = (const char *)(h + 1);
 	u32 pid, tid;
@@ -163,7 +187,7 @@ static void print_mmap(struct script *s, const struct perf_event_header *h, stru
 	memcpy(&start, b + 8, 8);
 	memcpy(&len, b + 16, 8);
 	memcpy(&pgoff, b + 24, 8);
-	print_prefix(s, comm_map__get(s->comms, tid), tid, sid->cpu, sid->time);
+	print_prefix(s, e, comm_map__get(s->comms, tid), tid, sid->cpu, sid->time);
 	if (h->type == PERF_RECORD_MMAP) {
 		fprintf(s->out, "PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: %c %s\n", (int)pid, (int)tid,
 		       (unsigned long long)start, (unsigned long long)len,
@@ -203,25 +227,28 @@ static int process(struct script *s, const struct perf_event_header *h)
 {
 	struct perf_reader *r = &s->reader;
 	const u32 *ids = (const u32 *)(h + 1);
+	const struct reader_evsel *e = NULL;
 	struct sample_id sid = { 0 };
 	struct sample smp;
+	size_t trailer = 0;
+	int ret;
 
 	/* as the stock perf: every kernel record's sample_id must fit and name
 	 * an event, whether or not we print the record */
-	if (h->type != PERF_RECORD_SAMPLE && r->id_sample_type) {
-		if (event__parse_id(h, r->id_sample_type, &sid))
-			return -EINVAL;
-		if (!reader__evsel(r, sid.id)) {
-			s->bad_id = sid.id;
-			return -ENOENT;
-		}
+	if (h->type != PERF_RECORD_SAMPLE) {
+		ret = reader__parse_id(r, h, &sid, &e);
+		s->bad_id = sid.id;
+		s->bad = "shorter than its sample_id trailer";
+		if (ret < 0)
+			return ret;
+		trailer = ret;
+		s->bad = "body shorter than its fields";
 	}
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE: {
-		int ret = reader__parse_sample(r, h, &smp);
-
-		if (ret == -ENOENT)
-			s->bad_id = smp.id;
+	case PERF_RECORD_SAMPLE:
+		ret = reader__parse_sample(r, h, &smp);
+		s->bad_id = smp.id;
+		s->bad = smp.bad;
 		if (ret)
 			return ret;
 		if (smp.evsel->attr.type == PERF_TYPE_SOFTWARE &&
@@ -229,14 +256,13 @@ static int process(struct script *s, const struct perf_event_header *h)
 			return 0;
 		print_sample(s, &smp);
 		return 0;
-	}
 	case PERF_RECORD_COMM:
-		if (!body_ok(r, h, 8, sizeof(*h) + 8))
+		if (!body_ok(h, trailer, 8, sizeof(*h) + 8))
 			return -EINVAL;
 		if (comm_map__set(s->comms, ids[0], ids[1], (const char *)(ids + 2)))
 			return -ENOMEM;
 		if (s->o->show_task) {
-			print_prefix(s, (const char *)(ids + 2), ids[1], sid.cpu, sid.time);
+			print_prefix(s, e, (const char *)(ids + 2), ids[1], sid.cpu, sid.time);
 			fprintf(s->out, "PERF_RECORD_COMM%s: %s:%d/%d\n",
 			       (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
 			       (const char *)(ids + 2), (int)ids[0], (int)ids[1]);
@@ -244,7 +270,7 @@ static int process(struct script *s, const struct perf_event_header *h)
 		return 0;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		if (!body_ok(r, h, 24, 0))
+		if (!body_ok(h, trailer, 24, 0))
 			return -EINVAL;
 		/* a new thread starts with its parent's name; the children of
 		 * the idle task (kthreadd, init) with "swapper" */
@@ -256,9 +282,9 @@ static int process(struct script *s, const struct perf_event_header *h)
 		if (s->o->show_task) {
 			/* as the stock perf: under the thread of the sample id
 			 * (the parent, for a fork the kernel reports) */
-			u32 tid = r->id_sample_type & PERF_SAMPLE_TID ? sid.tid : ids[2];
+			u32 tid = e->id_type & PERF_SAMPLE_TID ? sid.tid : ids[2];
 
-			print_prefix(s, comm_map__get(s->comms, tid), tid, sid.cpu, sid.time);
+			print_prefix(s, e, comm_map__get(s->comms, tid), tid, sid.cpu, sid.time);
 			fprintf(s->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
 			       h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
 			       (int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);
@@ -269,10 +295,10 @@ static int process(struct script *s, const struct perf_event_header *h)
 		/* the filename follows 32 (MMAP) or 64 (MMAP2) bytes of fields */
 		size_t fixed = h->type == PERF_RECORD_MMAP ? 32 : 64;
 
-		if (!body_ok(r, h, fixed + 1, sizeof(*h) + fixed))
+		if (!body_ok(h, trailer, fixed + 1, sizeof(*h) + fixed))
 			return -EINVAL;
 		if (s->o->show_mmap)
-			print_mmap(s, h, &sid);
+			print_mmap(s, h, e, &sid);
 		return 0;
 	}
 	}
@@ -299,8 +325,8 @@ static void report_bad_record(struct script *s, const struct perf_event_header *
 		fprintf(s->o->msg, "perf script: %s: %s record at offset %#llx has id %llu, which no event has\n",
 			s->o->input, event__type_name(h->type), off, (unsigned long long)s->bad_id);
 	else if (rc == -EINVAL)
-		fprintf(s->o->msg, "perf script: %s: malformed %s record at offset %#llx\n",
-			s->o->input, event__type_name(h->type), off);
+		fprintf(s->o->msg, "perf script: %s: malformed %s record at offset %#llx: %s\n",
+			s->o->input, event__type_name(h->type), off, s->bad ? s->bad : "bad layout");
 	else
 		fprintf(s->o->msg, "perf script: %s: %s\n", s->o->input, strerror(-rc));
 }
