@@ -5,6 +5,7 @@
 #include "util/event.h"
 #include "util/header.h"
 #include "util/reader.h"
+#include "util/script.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -346,6 +347,167 @@ static int test_mixed_trailers(const char *dir)
 	return TEST_OK;
 }
 
+/* data_src values taking every branch of the stock perf's spelling: each
+ * op, level bits alone and together, remote hops, level numbers, snoops,
+ * TLB, locks and blocks */
+#define DS(op, lvl, snoop, lock, tlb) (PERF_MEM_S(OP, op) | PERF_MEM_S(LVL, lvl) | \
+	PERF_MEM_S(SNOOP, snoop) | PERF_MEM_S(LOCK, lock) | PERF_MEM_S(TLB, tlb))
+static const u64 data_srcs[] = {
+	DS(NA, NA, NA, NA, NA) | PERF_MEM_S(LVLNUM, NA) | PERF_MEM_S(BLK, NA),
+	DS(LOAD, HIT | PERF_MEM_LVL_L1, NONE, NA, HIT | PERF_MEM_TLB_L1),
+	DS(STORE, MISS | PERF_MEM_LVL_L3, HITM, LOCKED, MISS | PERF_MEM_TLB_WK) |
+		PERF_MEM_S(BLK, DATA),
+	DS(PFETCH, HIT, HIT | PERF_MEM_SNOOP_MISS, NA, OS) | PERF_MEM_S(REMOTE, REMOTE) |
+		PERF_MEM_S(HOPS, 2) | PERF_MEM_S(LVLNUM, RAM) | PERF_MEM_S(SNOOPX, FWD) |
+		PERF_MEM_S(BLK, ADDR),
+	DS(EXEC, L2 | PERF_MEM_LVL_LOC_RAM | PERF_MEM_LVL_IO, NA, NA, L2) |
+		PERF_MEM_S(LVLNUM, L2) | PERF_MEM_S(BLK, DATA) | PERF_MEM_S(BLK, ADDR),
+	0,
+	DS(LOAD, REM_RAM1 | PERF_MEM_LVL_REM_CCE2 | PERF_MEM_LVL_UNC | PERF_MEM_LVL_LFB, NA, NA,
+	   NA) | PERF_MEM_S(REMOTE, REMOTE) | PERF_MEM_S(LVLNUM, PMEM),
+	DS(LOAD, HIT, NA, NA, NA) | PERF_MEM_S(LVLNUM, ANY_CACHE) | PERF_MEM_S(SNOOPX, PEER),
+	DS(STORE, MISS, NA, NA, NA) | PERF_MEM_S(LVLNUM, LFB) | PERF_MEM_S(HOPS, 0),
+	DS(LOAD, NA, NA, NA, NA) | PERF_MEM_S(LVLNUM, IO) | PERF_MEM_S(HOPS, 3),
+};
+static const u64 page_sizes[] = { 0, 4096, 2 << 20, 1 << 30, 12345, 1, 2048 };
+
+/* perf script -F fields on path, by this perf: its text in *ours. */
+static int run_ours(const char *path, const char *fields, char **ours)
+{
+	size_t len = 0;
+	FILE *out = open_memstream(ours, &len);
+	struct script_opts o = { .input = path, .fields = fields, .out = out, .msg = stderr };
+	int rc;
+
+	TEST_ASSERT(out, "open_memstream");
+	rc = script__run(&o);
+	fclose(out);
+	TEST_ASSERT(rc == 0, "perf script -F %s: %d", fields, rc);
+	return TEST_OK;
+}
+
+/* The same by the stock perf: its text, or NULL if it cannot run. */
+static char *run_stock(const char *path, const char *fields)
+{
+	const char *perf = getenv("STOCK_PERF") ? getenv("STOCK_PERF") : "/usr/bin/perf";
+	struct buf b = { 0 };
+	char cmd[1024], chunk[4096];
+	size_t n;
+	FILE *p;
+
+	if (access(perf, X_OK))
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "%s script -i %s -F %s 2>/dev/null", perf, path, fields);
+	p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		buf__add(&b, chunk, n);
+	buf__u8(&b, 0);
+	if (pclose(p) == 0 && !b.err)
+		return b.p;
+	buf__release(&b);
+	return NULL;
+}
+
+/* Samples with what this machine cannot record (weights, data sources,
+ * physical addresses, registers, page sizes), printed by -F field by
+ * field as the stock perf prints them. */
+static int test_stock_fields(struct test_ctx *ctx, const char *dir)
+{
+	static const char fields[] = "comm,tid,pid,time,cpu,period,event,addr,data_src,weight,"
+		"ins_lat,ip,iregs,uregs,phys_addr,data_page_size,code_page_size";
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .sample_period = 4000, .freq = 1,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			       PERF_SAMPLE_REGS_USER | PERF_SAMPLE_WEIGHT_STRUCT |
+			       PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR |
+			       PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
+			       PERF_SAMPLE_CODE_PAGE_SIZE,
+		.sample_id_all = 1, .comm = 1, .exclude_guest = 1,
+		/* named, unnamed (23: R15, 24..31 none) and XMM halves */
+		.sample_regs_user = 0x3 | 1 << 8 | 1 << 23 | 1 << 24 | 3ULL << 32 | 1ULL << 63,
+		.sample_regs_intr = 0x5,
+	};
+	struct sample_id sid = { .pid = 7, .tid = 8, .time = 1000, .cpu = 1 };
+	struct buf data = { 0 };
+	char path[300], *ours, *stock;
+	size_t start = event__begin(&data, PERF_RECORD_COMM, 0);
+	int ret;
+
+	buf__u32(&data, 7);
+	buf__u32(&data, 8);
+	buf__add(&data, "handmade\0", 9);
+	event__end(&data, start, a.sample_type, &sid);
+	/* cgroup 42 has a name, 43 none */
+	start = event__begin(&data, PERF_RECORD_CGROUP, 0);
+	buf__u64(&data, 42);
+	buf__add(&data, "/handmade.slice\0", 16);
+	event__end(&data, start, a.sample_type, &sid);
+	for (size_t i = 0; i < ARRAY_SIZE(data_srcs); i++) {
+		start = event__begin(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		buf__u64(&data, 0x400000 + i);
+		buf__u32(&data, 7);
+		buf__u32(&data, 8);
+		buf__u64(&data, 2000000000ULL + i * 1234567);
+		buf__u64(&data, i * 0x1111111);
+		buf__u32(&data, i % 2);
+		buf__u32(&data, 0);
+		buf__u64(&data, 1000 * i + 1);
+		/* user registers: a kernel thread's (none) every third sample */
+		buf__u64(&data, i % 3 ? PERF_SAMPLE_REGS_ABI_64 : PERF_SAMPLE_REGS_ABI_NONE);
+		for (int r = 0; i % 3 && r < __builtin_popcountll(a.sample_regs_user); r++)
+			buf__u64(&data, 0x100 * i + r);
+		buf__u64(&data, (50 + i) | (u64)(i + 1) << 32 | (u64)i << 48);
+		buf__u64(&data, data_srcs[i]);
+		buf__u64(&data, PERF_SAMPLE_REGS_ABI_64);
+		for (int r = 0; r < 2; r++)
+			buf__u64(&data, 0xffff0000 + r + i);
+		buf__u64(&data, 0x7000000 + i * 4096);
+		buf__u64(&data, 42 + i % 2);
+		buf__u64(&data, page_sizes[i % ARRAY_SIZE(page_sizes)]);
+		buf__u64(&data, page_sizes[(i + 3) % ARRAY_SIZE(page_sizes)]);
+		event__end(&data, start, 0, NULL);
+	}
+	ret = image__write(dir, "fields", &a, 1, &data, path);
+	buf__release(&data);
+	TEST_ASSERT(!ret, "write image: %s", strerror(-ret));
+	/* the stock 6.1 has no cgroup field: the name the CGROUP record gives,
+	 * as later ones print it */
+	ret = run_ours(path, "comm,cgroup", &ours);
+	if (ret)
+		return ret;
+	TEST_ASSERT(!strncmp(ours, "        handmade  /handmade.slice\n        handmade  unknown\n",
+			     60), "-F comm,cgroup: %s", ours);
+	free(ours);
+	ret = run_ours(path, fields, &ours);
+	if (ret)
+		return ret;
+	TEST_ASSERT(strstr(ours, "handmade     7/8     [001]     2.001234:       1001"),
+		    "the second sample: %s", ours);
+	stock = run_stock(path, fields);
+	if (!stock) {
+		free(ours);
+		TEST_SKIP_BECAUSE(ctx, "no stock perf ran: the -F output was not compared");
+	}
+	TEST_LOG(ctx, "%s", stock);
+	for (char *o = ours, *t = stock; ret == TEST_OK && *o | *t;) {
+		size_t ol = strcspn(o, "\n"), tl = strcspn(t, "\n");
+
+		if (ol != tl || memcmp(o, t, ol)) {
+			fprintf(stderr, "  ours:  %.*s\n  stock: %.*s\n", (int)ol, o, (int)tl, t);
+			ret = TEST_FAIL;
+		}
+		o += ol + !!o[ol];
+		t += tl + !!t[tl];
+	}
+	free(ours);
+	free(stock);
+	TEST_ASSERT(ret == TEST_OK, "-F %s differs from the stock perf's", fields);
+	return TEST_OK;
+}
+
 static void image__cleanup(const char *dir)
 {
 	static const char *const names[] = { "full", "variants", "mixed", "apart", "fields" };
@@ -358,7 +520,7 @@ static void image__cleanup(const char *dir)
 	rmdir(dir);
 }
 
-static int test_reader(struct test_ctx *ctx __attribute__((unused)))
+static int test_reader(struct test_ctx *ctx)
 {
 	char dir[] = "/tmp/perf-test-reader-XXXXXX";
 	int ret;
@@ -369,6 +531,8 @@ static int test_reader(struct test_ctx *ctx __attribute__((unused)))
 		ret = test_variants(dir);
 	if (ret == TEST_OK)
 		ret = test_mixed_trailers(dir);
+	if (ret == TEST_OK)
+		ret = test_stock_fields(ctx, dir);
 	image__cleanup(dir);
 	return ret;
 }
