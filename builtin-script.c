@@ -16,6 +16,9 @@ int cmd_script(int argc, const char **argv)
 		OPT_STR('i', "input", &o.input, "file", "input file name"),
 		OPT_BOOL(0, "show-task-events", &o.show_task, "show the fork/comm/exit events"),
 		OPT_BOOL(0, "show-mmap-events", &o.show_mmap, "show the mmap events"),
+		OPT_STR('F', "fields", &o.fields, "str", "comma separated output fields: comm,tid,pid,"
+			"time,cpu,period,event,trace,addr,data_src,weight,ins_lat,cgroup,ip,iregs,"
+			"uregs,phys_addr,data_page_size,code_page_size"),
 		OPT_TERMINATOR
 	};
 

@@ -4,6 +4,7 @@
 #include "util/comm-map.h"
 #include "util/event.h"
 #include "util/header.h"
+#include "util/reader.h"
 #include "util/script.h"
 #include "util/tp.h"
 
@@ -424,6 +425,41 @@ static int targeted(struct fuzz *f, const char *seed)
 	return TEST_OK;
 }
 
+/* A user stack dump's size made larger than its sample, in the dwarf
+ * seed: one line naming the file, the record's offset and the part. */
+static int targeted_stack(struct fuzz *f, const char *seed)
+{
+	struct perf_reader r = { .fd = -1 };
+	const struct perf_event_header *h;
+	char err[512], msg[1024], want[400];
+	struct sample s = { 0 };
+	u64 off, stack_at, lie = 0x7ff8;
+	size_t len;
+	char *p;
+	int rc;
+
+	TEST_ASSERT(!reader__open(&r, seed, err, sizeof(err)), "%s", err);
+	off = r.hdr.data.offset;
+	for (h = (const void *)(r.map + off); off < r.hdr.data.offset + r.hdr.data.size;
+	     off += h->size, h = (const void *)(r.map + off))
+		if (h->type == PERF_RECORD_SAMPLE && !reader__parse_sample(&r, h, &s) &&
+		    s.stack_size)
+			break;
+	stack_at = s.stack ? (u64)((const char *)s.stack - r.map) - 8 : 0;
+	reader__close(&r);
+	TEST_ASSERT(stack_at, "no sample with a user stack in the dwarf seed");
+	p = read_file(seed, &len);
+	TEST_ASSERT(p, "read %s", seed);
+	memcpy(p + stack_at, &lie, 8);
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	free(p);
+	snprintf(want, sizeof(want), "%s: malformed SAMPLE record at offset %#llx: user stack",
+		 f->path, (unsigned long long)off);
+	TEST_ASSERT(rc && strstr(msg, want) && strchr(msg, '\n') == msg + strlen(msg) - 1,
+		    "rc %d, said: %s", rc, msg);
+	return TEST_OK;
+}
+
 /* Records a seed with this very perf (the -c periods keep files small). */
 static int record_seed(const char *out, const char *const *args)
 {
@@ -458,7 +494,13 @@ static int test_fuzz(struct test_ctx *ctx)
 		"closes", "20", NULL };
 	static const char *const cg[] = { "-e", "cpu-clock", "-g", "-c", "2000000", "--",
 		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
-	static const char *const *seeds[] = { tp, cg };
+	/* user registers and stack dumps, data addresses and sources */
+	static const char *const dwarf[] = { "-d", "--call-graph", "dwarf,512", "-c", "2000000",
+		"--", "/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+	/* two layouts: the tracepoint's trailer has CPU, page-faults' not */
+	static const char *const mixed[] = { "-e", "page-faults", "-e", "syscalls:sys_enter_close",
+		"-c", "1", "--", "/proc/self/exe", "test", "-w", "closes", "20", NULL };
+	static const char *const *seeds[] = { tp, cg, dwarf, mixed };
 	char dir[] = "/tmp/perf-test-fuzz-XXXXXX", seed[PATH_MAX];
 	struct fuzz f = { .ctx = ctx, .dir = dir, .rng = 0x2545f4914f6cdd1dULL, .every = 25 };
 	int ret = TEST_OK, nseeds = 0, crafted = 0, stock_wanted;
@@ -479,7 +521,7 @@ static int test_fuzz(struct test_ctx *ctx)
 		}
 		nseeds++;
 		crafted |= i == 0;
-		ret = i == 0 ? targeted(&f, seed) : TEST_OK;
+		ret = i == 0 ? targeted(&f, seed) : i == 2 ? targeted_stack(&f, seed) : TEST_OK;
 		if (ret == TEST_OK)
 			ret = fuzz_seed(&f, seed);
 		unlink(seed);
@@ -514,6 +556,6 @@ static int test_script_fuzz(struct test_ctx *ctx)
 }
 
 const struct test_suite suite_script_fuzz = {
-	"script-fuzz", "perf script on hostile files: crafted formats, 5000+ mutated files",
+	"script-fuzz", "perf script on hostile files: crafted formats, 10000+ mutated files",
 	test_script_fuzz,
 };

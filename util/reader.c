@@ -12,9 +12,13 @@
 
 #include <traceevent/event-parse.h>
 
-#define SUPPORTED_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
-	PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+/* Every sample_type bit up to WEIGHT_STRUCT, the last one Linux 6.18
+ * defines, and every read_format bit up to LOST. */
+#define KNOWN_SAMPLE_TYPE ((PERF_SAMPLE_WEIGHT_STRUCT << 1) - 1)
+#define KNOWN_READ_FORMAT ((PERF_FORMAT_LOST << 1) - 1)
+/* branch_sample_type's COUNTERS (Linux 6.8, after the headers this builds
+ * with): a u64 of counters per branch entry follows the entries */
+#define BRANCH_SAMPLE_COUNTERS (1ULL << 19)
 #define ID_FIELDS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 	PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
@@ -145,6 +149,63 @@ static int fail(char *err, size_t errsz, const char *path, const char *why)
 	return -EINVAL;
 }
 
+/* Where a sample's id is, in u64s after the header; -1 if it has none. */
+static int id_pos(u64 t)
+{
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(t & PERF_SAMPLE_ID))
+		return -1;
+	return (sample__id_offset(t) - sizeof(struct perf_event_header)) / sizeof(u64);
+}
+
+/* Where a trailer's id is, in u64s back from the record's end; -1 if none. */
+static int is_pos(u64 t)
+{
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(t & PERF_SAMPLE_ID))
+		return -1;
+	return 1 + !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_STREAM_ID);
+}
+
+/* An event's layout is one this reader decodes and, with several events,
+ * one whose id is where every other event's is: the stock perf refuses
+ * the same files ("non matching sample_type", "sample_id_all",
+ * "read_format"). Events may differ in every other field. */
+static int reader__check_attr(struct perf_reader *r, struct reader_evsel *e, const char *path,
+			      char *err, size_t errsz)
+{
+	const struct perf_event_attr *a = &e->attr, *first = &r->evsels[0].attr;
+	int idx = e - r->evsels;
+
+	if (a->sample_type & ~(u64)KNOWN_SAMPLE_TYPE) {
+		snprintf(err, errsz, "%s: event %d: unsupported sample_type bits %#llx", path, idx,
+			 (unsigned long long)(a->sample_type & ~(u64)KNOWN_SAMPLE_TYPE));
+		return -EINVAL;
+	}
+	if ((a->sample_type & PERF_SAMPLE_READ) && (a->read_format & ~(u64)KNOWN_READ_FORMAT)) {
+		snprintf(err, errsz, "%s: event %d: unsupported read_format bits %#llx", path, idx,
+			 (unsigned long long)(a->read_format & ~(u64)KNOWN_READ_FORMAT));
+		return -EINVAL;
+	}
+	e->id_type = a->sample_id_all ? a->sample_type & ID_FIELDS : 0;
+	if (idx == 0) {
+		if ((a->sample_type & PERF_SAMPLE_READ) && !(a->read_format & PERF_FORMAT_ID))
+			return fail(err, errsz, path, "PERF_SAMPLE_READ without PERF_FORMAT_ID");
+		r->id_pos = id_pos(a->sample_type);
+		r->is_pos = is_pos(a->sample_type);
+		return 0;
+	}
+	if (a->sample_id_all != first->sample_id_all)
+		return fail(err, errsz, path, "events disagree on sample_id_all");
+	if (r->id_pos < 0 || r->is_pos < 0 || id_pos(a->sample_type) != r->id_pos ||
+	    is_pos(a->sample_type) != r->is_pos)
+		return fail(err, errsz, path, "events do not all have their id at the same place "
+			    "in their records (non matching sample_type)");
+	return 0;
+}
+
 int reader__open(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
 	struct stat st;
@@ -210,16 +271,10 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 			return fail(err, errsz, path, "event ids out of bounds");
 		e->ids = (const u64 *)(r->map + ids.offset);
 		e->nr_ids = ids.size / 8;
-		if (e->attr.sample_type & ~SUPPORTED_SAMPLE_TYPE)
-			return fail(err, errsz, path, "unsupported sample_type");
-		if (i == 0)
-			r->id_sample_type = e->attr.sample_type & ID_FIELDS;
-		else if ((e->attr.sample_type & ID_FIELDS) != r->id_sample_type ||
-			 e->attr.sample_id_all != r->evsels[0].attr.sample_id_all)
-			return fail(err, errsz, path, "events disagree on the sample_id layout");
+		ret = reader__check_attr(r, e, path, err, errsz);
+		if (ret)
+			return ret;
 	}
-	if (!r->evsels[0].attr.sample_id_all)
-		r->id_sample_type = 0;
 	ret = reader__hash_ids(r);
 	if (ret)
 		return fail(err, errsz, path, strerror(-ret));
@@ -310,21 +365,135 @@ const struct reader_evsel *reader__evsel(const struct perf_reader *r, u64 id)
 	return id_hash__find(&r->ids, id);
 }
 
-int reader__parse_sample(const struct perf_reader *r, const struct perf_event_header *h,
-			 struct sample *s)
+/* A sample's fields, read front to back, each checked against its end. */
+struct cursor {
+	const u64 *p, *end;
+	const char *bad;
+};
+
+static int cursor__u64(struct cursor *c, u64 *v, const char *what)
 {
-	const u64 *p = (const u64 *)(h + 1), *end = (const u64 *)((const char *)h + h->size);
-	u64 t, id = 0;
+	if (c->p >= c->end) {
+		c->bad = what;
+		return -EINVAL;
+	}
+	*v = *c->p++;
+	return 0;
+}
 
-	memset(s, 0, sizeof(*s));
-	/* find the event first: by IDENTIFIER (always the first field) or
-	 * ID when present, else the only event */
-	t = r->evsels[0].attr.sample_type;
-	if ((t & PERF_SAMPLE_IDENTIFIER) || (r->nr_evsels > 1 && (t & PERF_SAMPLE_ID))) {
-		size_t at = sample__id_offset(t);
+/* bytes of variable data (padded to u64s, as the kernel writes them) */
+static const void *cursor__bytes(struct cursor *c, u64 bytes, const char *what)
+{
+	const u64 *at = c->p;
 
-		if (h->size < at + sizeof(id))
+	if (bytes > (u64)((const char *)c->end - (const char *)c->p)) {
+		c->bad = what;
+		return NULL;
+	}
+	c->p += ALIGN_UP(bytes, 8) / 8;
+	return at;
+}
+
+/* n u64s, n from the file: n * 8 must not wrap */
+static const u64 *cursor__u64s(struct cursor *c, u64 n, const char *what)
+{
+	if (n > (u64)(c->end - c->p)) {
+		c->bad = what;
+		return NULL;
+	}
+	return cursor__bytes(c, n * 8, what);
+}
+
+static int parse_read(struct cursor *c, u64 rf, struct sample *s)
+{
+	/* the enabled and running times come once; id and lost per value */
+	u64 times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	u64 per_value = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST), nr = 1;
+
+	if (rf & PERF_FORMAT_GROUP) {
+		if (c->p >= c->end) {
+			c->bad = "read values: no room for their number";
 			return -EINVAL;
+		}
+		nr = *c->p;
+		if (nr > (u64)(c->end - c->p) / per_value) {
+			c->bad = "read values: more group members than the record holds";
+			return -EINVAL;
+		}
+		s->nr_read = 1 + times + nr * per_value;
+	} else {
+		s->nr_read = times + per_value;
+	}
+	s->read = cursor__u64s(c, s->nr_read, "read values past the record's end");
+	return s->read ? 0 : -EINVAL;
+}
+
+static int parse_regs(struct cursor *c, u64 mask, struct sample_regs *regs, const char *what)
+{
+	if (cursor__u64(c, &regs->abi, what))
+		return -EINVAL;
+	regs->mask = mask;
+	/* the kernel writes no registers for a task without user state */
+	if (regs->abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return 0;
+	regs->regs = cursor__u64s(c, __builtin_popcountll(mask), what);
+	return regs->regs ? 0 : -EINVAL;
+}
+
+static int parse_branches(struct cursor *c, u64 bst, struct sample *s)
+{
+	/* from, to, flags: 3 u64s; the counters add one each */
+	u64 per = 3 + !!(bst & BRANCH_SAMPLE_COUNTERS);
+
+	if (cursor__u64(c, &s->nr_branch, "branch stack: no room for its number"))
+		return -EINVAL;
+	if ((bst & PERF_SAMPLE_BRANCH_HW_INDEX) &&
+	    !(s->branch_hw_idx = cursor__u64s(c, 1, "branch stack: no room for hw_idx")))
+		return -EINVAL;
+	if (s->nr_branch > (u64)(c->end - c->p) / per) {
+		c->bad = "branch stack longer than the record";
+		return -EINVAL;
+	}
+	s->branch = cursor__u64s(c, s->nr_branch * 3, "branch stack longer than the record");
+	if (bst & BRANCH_SAMPLE_COUNTERS)
+		s->branch_counters = cursor__u64s(c, s->nr_branch, "branch counters past the end");
+	return 0;
+}
+
+static int parse_stack(struct cursor *c, struct sample *s)
+{
+	if (cursor__u64(c, &s->stack_size, "user stack: no room for its size"))
+		return -EINVAL;
+	/* an empty dump has no dyn_size either */
+	if (!s->stack_size)
+		return 0;
+	if (s->stack_size % 8) {
+		c->bad = "user stack size not a multiple of 8";
+		return -EINVAL;
+	}
+	s->stack = cursor__bytes(c, s->stack_size, "user stack longer than the record");
+	if (!s->stack || cursor__u64(c, &s->stack_dyn_size, "user stack: no room for dyn_size"))
+		return -EINVAL;
+	if (s->stack_dyn_size > s->stack_size) {
+		c->bad = "user stack dyn_size larger than the dump";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The event whose layout a sample has: the one its id names. */
+static int sample__find_evsel(const struct perf_reader *r, const struct perf_event_header *h,
+			      struct sample *s)
+{
+	u64 id = 0;
+
+	if (r->nr_evsels > 1) {
+		size_t at = sizeof(*h) + (size_t)r->id_pos * sizeof(u64);
+
+		if (h->size < at + sizeof(id)) {
+			s->bad = "no room for its id";
+			return -EINVAL;
+		}
 		memcpy(&id, (const char *)h + at, sizeof(id));
 	}
 	s->evsel = reader__evsel(r, id);
@@ -332,66 +501,140 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 		s->id = id;
 		return -ENOENT;
 	}
-	t = s->evsel->attr.sample_type;
-#define TAKE(dst) do { if (p >= end) return -EINVAL; (dst) = *p++; } while (0)
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		TAKE(s->id);
-	if (t & PERF_SAMPLE_IP)
-		TAKE(s->ip);
-	if (t & PERF_SAMPLE_TID) {
-		u64 v;
+	return 0;
+}
 
-		TAKE(v);
-		s->pid = (u32)v;
-		s->tid = (u32)(v >> 32);
-	}
-	if (t & PERF_SAMPLE_TIME)
-		TAKE(s->time);
-	if (t & PERF_SAMPLE_ADDR)
-		TAKE(id);
-	if (t & PERF_SAMPLE_ID)
-		TAKE(s->id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		TAKE(id);
-	if (t & PERF_SAMPLE_CPU) {
-		u64 v;
+int reader__parse_sample(const struct perf_reader *r, const struct perf_event_header *h,
+			 struct sample *s)
+{
+	struct cursor c = { (const u64 *)(h + 1), (const u64 *)((const char *)h + h->size), NULL };
+	const struct perf_event_attr *a;
+	u64 t, v = 0, tid = 0, cpu = 0;
+	int ret;
 
-		TAKE(v);
-		s->cpu = (u32)v;
-	}
-	if (t & PERF_SAMPLE_PERIOD)
-		TAKE(s->period);
+	memset(s, 0, sizeof(*s));
+	ret = sample__find_evsel(r, h, s);
+	if (ret)
+		return ret;
+	a = &s->evsel->attr;
+	t = a->sample_type;
+	/* what the stock perf shows for fields the event does not sample */
+	s->period = a->sample_period;	/* the frequency, for a freq event */
+	s->data_src = PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |
+		      PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
+/* a fixed u64 field, when the sample has it */
+#define FIXED(bit, dst) \
+	if ((t & PERF_SAMPLE_##bit) && cursor__u64(&c, &(dst), "no room for " #bit)) \
+		goto bad
+	FIXED(IDENTIFIER, s->id);
+	FIXED(IP, s->ip);
+	FIXED(TID, tid);
+	FIXED(TIME, s->time);
+	FIXED(ADDR, s->addr);
+	FIXED(ID, s->id);
+	FIXED(STREAM_ID, s->stream_id);
+	FIXED(CPU, cpu);
+	FIXED(PERIOD, s->period);
+	s->pid = (u32)tid;
+	s->tid = (u32)(tid >> 32);
+	s->cpu = (u32)cpu;
+	if ((t & PERF_SAMPLE_READ) && parse_read(&c, a->read_format, s))
+		goto bad;
 	if (t & PERF_SAMPLE_CALLCHAIN) {
-		TAKE(s->nr_callchain);
-		if (s->nr_callchain > (u64)(end - p))
-			return -EINVAL;
-		s->callchain = p;
-		p += s->nr_callchain;
+		FIXED(CALLCHAIN, s->nr_callchain);
+		s->callchain = cursor__u64s(&c, s->nr_callchain, "callchain longer than the record");
+		if (!s->callchain)
+			goto bad;
 	}
 	if (t & PERF_SAMPLE_RAW) {
-		const char *c = (const char *)p;
 		u32 sz;
 
-		if ((const char *)end - c < 4)
-			return -EINVAL;
-		memcpy(&sz, c, 4);
-		if (sz > (u64)((const char *)end - c - 4))
-			return -EINVAL;
+		/* a u32 size, then the data: together padded to u64s */
+		if (c.p >= c.end) {
+			c.bad = "no room for the raw data's size";
+			goto bad;
+		}
+		memcpy(&sz, c.p, sizeof(sz));
+		if (!cursor__bytes(&c, sizeof(sz) + (u64)sz, "raw data longer than the record"))
+			goto bad;
 		s->raw_size = sz;
-		s->raw = c + 4;
+		s->raw = (const char *)(c.p - ALIGN_UP(sizeof(sz) + (u64)sz, 8) / 8) + sizeof(sz);
 	}
-#undef TAKE
+	if ((t & PERF_SAMPLE_BRANCH_STACK) && parse_branches(&c, a->branch_sample_type, s))
+		goto bad;
+	if ((t & PERF_SAMPLE_REGS_USER) &&
+	    parse_regs(&c, a->sample_regs_user, &s->uregs, "user registers past the record's end"))
+		goto bad;
+	if ((t & PERF_SAMPLE_STACK_USER) && parse_stack(&c, s))
+		goto bad;
+	/* one u64 for either bit; the struct form, u32 weight, u16 ins_lat,
+	 * u16 retire_lat, wins when a file has both */
+	FIXED(WEIGHT_TYPE, v);
+	s->weight = t & PERF_SAMPLE_WEIGHT_STRUCT ? (u32)v : v;
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
+		s->ins_lat = (u16)(v >> 32);
+		s->retire_lat = (u16)(v >> 48);
+	}
+	FIXED(DATA_SRC, s->data_src);
+	FIXED(TRANSACTION, s->transaction);
+	if ((t & PERF_SAMPLE_REGS_INTR) &&
+	    parse_regs(&c, a->sample_regs_intr, &s->iregs, "interrupt registers past the record's end"))
+		goto bad;
+	FIXED(PHYS_ADDR, s->phys_addr);
+	FIXED(CGROUP, s->cgroup);
+	FIXED(DATA_PAGE_SIZE, s->data_page_size);
+	FIXED(CODE_PAGE_SIZE, s->code_page_size);
+	if (t & PERF_SAMPLE_AUX) {
+		FIXED(AUX, s->aux_size);
+		s->aux = cursor__bytes(&c, s->aux_size, "AUX data longer than the record");
+		if (!s->aux)
+			goto bad;
+	}
+#undef FIXED
 	return 0;
+bad:
+	s->bad = c.bad;
+	return -EINVAL;
+}
+
+int reader__parse_id(const struct perf_reader *r, const struct perf_event_header *h,
+		     struct sample_id *sid, const struct reader_evsel **evsel)
+{
+	const struct reader_evsel *e = &r->evsels[0];
+
+	memset(sid, 0, sizeof(*sid));
+	*evsel = e;
+	/* every event agrees on sample_id_all (reader__open() checked) */
+	if (!e->id_type)
+		return 0;
+	if (r->nr_evsels > 1) {
+		u64 id;
+
+		if (h->size < sizeof(*h) + (size_t)r->is_pos * sizeof(u64))
+			return -EINVAL;
+		memcpy(&id, (const char *)h + h->size - (size_t)r->is_pos * sizeof(u64), sizeof(id));
+		e = reader__evsel(r, id);
+		if (!e) {
+			sid->id = id;
+			return -ENOENT;
+		}
+		*evsel = e;
+	}
+	if (event__parse_id(h, e->id_type, sid))
+		return -EINVAL;
+	return __builtin_popcountll(e->id_type) * sizeof(u64);
 }
 
 u64 reader__record_time(const struct perf_reader *r, const struct perf_event_header *h)
 {
+	const struct reader_evsel *e;
+	struct sample_id sid;
 	struct sample s;
 
 	/* a sample of a hostile file is parsed whole, not read at an offset */
 	if (h->type == PERF_RECORD_SAMPLE)
 		return reader__parse_sample(r, h, &s) ? 0 : s.time;
-	if (h->type >= PERF_RECORD_MAX || !r->id_sample_type)
+	if (h->type >= PERF_RECORD_MAX)
 		return 0;
-	return event__time(h, r->id_sample_type);
+	return reader__parse_id(r, h, &sid, &e) < 0 ? 0 : sid.time;
 }

@@ -1,6 +1,7 @@
 #ifndef PERF_READER_H
 #define PERF_READER_H
 
+#include "util/event.h"
 #include "util/header.h"
 #include "util/id-hash.h"
 
@@ -11,6 +12,7 @@ struct reader_evsel {
 	char *name;
 	const u64 *ids;
 	u64 nr_ids;
+	u64 id_type;	/* the fields of its records' sample_id trailer */
 };
 
 /* A perf.data mapped read-only and checked: every offset and size read from
@@ -22,20 +24,47 @@ struct perf_reader {
 	struct perf_file_header hdr;
 	struct reader_evsel *evsels;
 	int nr_evsels;
-	u64 id_sample_type;	/* the sample_id layout all events share */
+	/* Where a record's event id is when there are several events: the
+	 * u64 index after a sample's header, and the u64 count from the end
+	 * of another record's trailer. Every event has it at the same place
+	 * (the stock perf refuses a file where they differ), so the id says
+	 * whose layout the rest of the record has. */
+	int id_pos, is_pos;
 	struct tep_handle *tep;	/* from TRACING_DATA, or NULL */
 	struct id_hash ids;		/* id -> its reader_evsel */
 };
 
-/* The decoded fields of one PERF_RECORD_SAMPLE. */
+/* User or interrupt registers: abi NONE (a kernel thread) means none. */
+struct sample_regs {
+	u64 abi;	/* PERF_SAMPLE_REGS_ABI_* */
+	u64 mask;	/* the attr's register mask: regs[] in its bit order */
+	const u64 *regs;	/* hweight(mask) values, NULL without */
+};
+
+/* The decoded fields of one PERF_RECORD_SAMPLE, pointers into the file.
+ * A field the event does not sample has the value the stock perf gives
+ * it (period: the attr's fixed period; data_src: "not available"). */
 struct sample {
 	const struct reader_evsel *evsel;
-	u64 id, ip, time, period;
+	u64 id, ip, time, addr, stream_id, period;
 	u32 pid, tid, cpu;
+	const u64 *read;	/* the read_format values: nr_read u64s */
+	u64 nr_read;
 	u64 nr_callchain;
 	const u64 *callchain;
 	u32 raw_size;
 	const void *raw;
+	u64 nr_branch;		/* entries of {from, to, flags} */
+	const u64 *branch, *branch_hw_idx, *branch_counters;	/* NULL if absent */
+	struct sample_regs uregs, iregs;
+	u64 stack_size, stack_dyn_size;	/* the dump's room and what it holds */
+	const void *stack;
+	u64 weight;
+	u16 ins_lat, retire_lat;	/* WEIGHT_STRUCT's second and third parts */
+	u64 data_src, transaction, phys_addr, cgroup, data_page_size, code_page_size;
+	u64 aux_size;
+	const void *aux;
+	const char *bad;	/* after -EINVAL: what does not fit */
 };
 
 /* Opens and validates path. 0, or -errno / -EINVAL with one line in err
@@ -53,10 +82,17 @@ int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, 
 /* The event a record belongs to: with one event or id 0 the first one (as
  * the stock perf), NULL when no event has that id. */
 const struct reader_evsel *reader__evsel(const struct perf_reader *r, u64 id);
-/* Decodes a sample against its event's sample_type. 0, -EINVAL, or -ENOENT
- * when its id is no event's (s->id says which). */
+/* Decodes a sample against its event's sample_type and read_format. 0,
+ * -EINVAL (s->bad says what does not fit in the record), or -ENOENT when
+ * its id is no event's (s->id says which). */
 int reader__parse_sample(const struct perf_reader *r, const struct perf_event_header *h,
 			 struct sample *s);
+/* The sample_id trailer of a non-sample record, laid out as the event its
+ * id names says: that event in *evsel, the fields in sid. Returns the
+ * trailer's bytes, -EINVAL (the record is shorter than its trailer) or
+ * -ENOENT (sid->id is no event's). */
+int reader__parse_id(const struct perf_reader *r, const struct perf_event_header *h,
+		     struct sample_id *sid, const struct reader_evsel **evsel);
 /* The time of any record (sample or sample_id trailer), 0 if it has none. */
 u64 reader__record_time(const struct perf_reader *r, const struct perf_event_header *h);
 

@@ -6,6 +6,7 @@
 struct script_opts {
 	const char *input;
 	int show_task, show_mmap;
+	const char *fields;	/* -F: comma-separated field names, or NULL */
 	FILE *out;	/* the text */
 	FILE *msg;	/* warnings and the error, one line each */
 };
