@@ -34,8 +34,9 @@ struct perf_data {
 int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_t errsz);
 
 /* -o -: takes standard output for a pipe-mode stream, before anything is
- * recorded or forked. A closed fd and a terminal are refused; a pipe, a
- * file, a socket or a device will do, as nothing is sought. d gets a
+ * recorded or forked. A closed or read-only fd and a terminal are
+ * refused; a pipe, a file, a socket or a device will do, as nothing is
+ * sought. d gets a
  * close-on-exec duplicate, and fd 1 becomes a copy of stderr, so that
  * neither a workload's output nor anything perf prints can get into the
  * stream (the stock perf gives its workload stderr as stdout too).

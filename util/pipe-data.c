@@ -21,9 +21,19 @@ int perf_data__take_stdout(struct perf_data *d, char *errbuf, size_t errsz)
 	struct stat st;
 	int fd;
 
-	if (fstat(STDOUT_FILENO, &st)) {
-		snprintf(errbuf, errsz, "-o -: standard output: %s", strerror(errno));
-		return -errno;
+	int mode = fcntl(STDOUT_FILENO, F_GETFL);
+
+	/* closed, fd 1 may be perf's own signalfd by now: an anonymous inode */
+	if (fstat(STDOUT_FILENO, &st) || mode < 0 ||
+	    !(S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode) ||
+	      S_ISCHR(st.st_mode))) {
+		snprintf(errbuf, errsz, "-o -: standard output is closed, or not a pipe, a "
+			 "file or a device");
+		return -EBADF;
+	}
+	if ((mode & O_ACCMODE) == O_RDONLY) {
+		snprintf(errbuf, errsz, "-o -: standard output is open for reading only");
+		return -EBADF;
 	}
 	if (isatty(STDOUT_FILENO)) {
 		snprintf(errbuf, errsz, "-o -: standard output is a terminal: pipe it into "
