@@ -323,8 +323,8 @@ int record__start_file(struct record *rec, const void *prelude, size_t len)
 		return err;
 	}
 	if (rec->data.pipe_dropped)
-		pr_err("perf record: -o -: %d header features too big for a pipe record are "
-		       "left out\n", rec->data.pipe_dropped);
+		pr_err("perf record: -o -: %d header feature%s too big for a pipe record (64K) "
+		       "left out\n", rec->data.pipe_dropped, rec->data.pipe_dropped > 1 ? "s" : "");
 	err = perf_data__write(&rec->data, prelude, len);
 	if (err)
 		pr_err("perf record: %s: %s\n", rec->opts.output, strerror(-err));

@@ -60,6 +60,16 @@ lines=$("$STOCK" script -i - < tp.pipe 2>/dev/null | grep -c sys_enter_close)
 grep -q '^# cmdline : .* record -o - -c 1 -e syscalls:sys_enter_close' hdr &&
 	grep -q '^# event : name = syscalls:sys_enter_close,' hdr || fail "header: $(cat hdr)"
 
+# a feature bigger than a record (the command line, 1101 args of 68
+# bytes) is left out, said, and the stream stays readable
+"$PERF" record -o - -e task-clock -- true $(seq 1000 2100) > big.pipe 2> big.err ||
+	fail "record with a long command line: $(cat big.err)"
+grep -qx 'perf record: -o -: 1 header feature too big for a pipe record (64K) left out' big.err ||
+	fail "long command line: $(cat big.err)"
+"$STOCK" report -i - --header-only < big.pipe > big.hdr 2> big.serr
+[ ! -s big.serr ] && ! grep -q '^# cmdline' big.hdr && grep -q '^# event : name = task-clock,' big.hdr ||
+	fail "long command line: stock report: $(cat big.serr) $(grep -E '^# (cmdline|event)' big.hdr)"
+
 # 3. task-clock through the stock inject -b: every sample comes out
 # unchanged, and the build id of the binary it hit is this perf's
 bin=$(readlink -f "$PERF")
