@@ -809,11 +809,8 @@ int cmd_record(int argc, const char **argv)
 	 * other (both is fine), never in neither */
 	if (!opts->per_task)
 		evlist__enable_tracking(rec.evlist);
-	err = record__synthesize(&rec);
-	if (err) {
-		pr_err("perf record: synthesizing existing tasks: %s\n", strerror(-err));
-		goto out_abort;
-	}
+	if (record__synthesize(&rec))
+		goto out_abort;	/* said */
 	if (!opts->per_task)
 		evlist__enable(rec.evlist);
 	if (opts->workload) {

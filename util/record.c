@@ -95,6 +95,8 @@ int record__synthesize(struct record *rec)
 		err = tracking__add(&rec->tracking, h);
 		off += h->size;
 	}
+	if (err)
+		pr_err("perf record: synthesizing existing tasks: %s\n", strerror(-err));
 	if (!err && !rec->opts.overwrite) {
 		if (!tail)
 			buf__add(&b, &finished_init, sizeof(finished_init));

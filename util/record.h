@@ -109,7 +109,7 @@ struct record {
 
 /* The records describing what already exists (kernel map, watched tasks):
  * to the file in normal mode, to the tracking log when one is kept. */
-int record__synthesize(struct record *rec);
+int record__synthesize(struct record *rec);	/* 0 or -errno, said */
 /* Normal mode: creates the output file and writes prelude (the records
  * that make it stand alone); a size trigger counts what comes after.
  * 0 or -errno, reported. */

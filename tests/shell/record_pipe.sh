@@ -194,4 +194,10 @@ start=$SECONDS
 took=$((SECONDS - start))
 [ $took -lt 15 ] || fail "a reader gone: perf record took ${took}s, the workload's whole 20s"
 grep -q "Broken pipe" bp.err || fail "a reader gone: not said: $(cat bp.err)"
+# gone before the header (mostly: after it, it is the case above): said once
+start=$SECONDS
+"$PERF" record -o - -e task-clock -- "$PERF" test -w spin 20 2> bp0.err | true
+took=$((SECONDS - start))
+[ $took -lt 15 ] && [ "$(grep -c 'Broken pipe' bp0.err)" = 1 ] ||
+	fail "a reader gone at once: ${took}s, said: $(cat bp0.err)"
 exit 0
