@@ -18,10 +18,8 @@
 
 int perf_data__take_stdout(struct perf_data *d, char *errbuf, size_t errsz)
 {
+	int mode = fcntl(STDOUT_FILENO, F_GETFL), fd;
 	struct stat st;
-	int fd;
-
-	int mode = fcntl(STDOUT_FILENO, F_GETFL);
 
 	/* closed, fd 1 may be perf's own signalfd by now: an anonymous inode */
 	if (fstat(STDOUT_FILENO, &st) || mode < 0 ||
