@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -152,6 +153,37 @@ static int opt_call_graph(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* --synth: a comma list of what /proc synthesis writes, as the stock
+ * reads it: any case, "mmap" means the tasks too, and "no" anywhere means
+ * nothing. */
+static int opt_synth(const struct option *opt, const char *arg, int unset)
+{
+	static const struct { const char *name; unsigned int bits; } kinds[] = {
+		{ "all", SYNTH_ALL }, { "task", SYNTH_TASK },
+		{ "mmap", SYNTH_TASK | SYNTH_MMAP }, { "cgroup", SYNTH_CGROUP }, { "no", 0 },
+	};
+	unsigned int synth = 0, no = 0;
+	const char *p = arg;
+
+	(void)unset;
+	do {
+		size_t n = strcspn(p, ","), k;
+
+		for (k = 0; k < ARRAY_SIZE(kinds); k++)
+			if (n == strlen(kinds[k].name) && !strncasecmp(p, kinds[k].name, n))
+				break;
+		if (k == ARRAY_SIZE(kinds)) {
+			pr_err("Invalid synth option: %s\n", arg);
+			return -1;
+		}
+		synth |= kinds[k].bits;
+		no |= !kinds[k].bits;
+		p += n;
+	} while (*p++ == ',');
+	opt_record(opt)->opts.no_synth = SYNTH_ALL & ~(no ? 0 : synth);
+	return 0;
+}
+
 static int opt_switch_output(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
@@ -221,6 +253,9 @@ static int record__setup_signals(struct record *rec)
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGUSR2);
 	sigaddset(&set, SIGHUP);
+	/* a reader of -o - (or of a control ack fifo) that went away is an
+	 * EPIPE to handle, not a death; the workload gets a clean mask */
+	sigaddset(&set, SIGPIPE);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	rec->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -573,6 +608,17 @@ static int record__check_opts(struct record *rec)
 		pr_err("perf record: a command and -p/-t exclude each other\n");
 		return 129;
 	}
+	if (rec->data.pipe && opts->overwrite) {
+		pr_err("perf record: --overwrite cannot write to -o -: each dump is a complete "
+		       "file, written under a temporary name and renamed into place\n");
+		return 129;
+	}
+	if (rec->data.pipe && (rec->so.kind || rec->switch_event)) {
+		pr_err("perf record: %s cannot switch -o -: standard output is one stream, "
+		       "not a series of files\n", rec->so.kind ? "--switch-output" :
+		       "--switch-output-event");
+		return 129;
+	}
 	if (rec->so.max_files && !rec->so.kind && !rec->switch_event && !rec->control_spec) {
 		pr_err("perf record: --switch-max-files needs --switch-output\n");
 		return 129;
@@ -688,6 +734,10 @@ int cmd_record(int argc, const char **argv)
 		OPT_CB('m', "mmap-pages", &rec, "pages", "number of mmap data pages "
 		       "(a power of two) or a size with B/K/M/G", opt_mmap_pages),
 		OPT_STR('o', "output", &opts->output, "file", "output file name"),
+		OPT_BOOL(0, "tail-synthesize", &opts->tail_synthesize, "synthesize non-sample "
+			 "events at the end of output"),
+		OPT_CB(0, "synth", &rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: "
+		       "default=all", opt_synth),
 		OPT_BOOL('g', NULL, &opts->callgraph, "enables call-graph recording (--call-graph fp)"),
 		OPT_CB(0, "call-graph", &rec, "record_mode[,record_size]", "setup and enables "
 		       "call-graph recording: fp, dwarf[,SIZE] (default 8192)", opt_call_graph),
@@ -757,12 +807,15 @@ int cmd_record(int argc, const char **argv)
 	opts->per_task = opts->workload && !opts->target.system_wide && !opts->target.cpu_list;
 	if (!opts->workload && !opts->target.pid && !opts->target.tid)
 		opts->target.system_wide = 1;
+	rec.data.pipe = !strcmp(opts->output, "-");
 	ret = record__check_opts(&rec);
 	if (ret)
 		goto out;
 	ret = 1;
-	/* a bad output is said now, not after a whole recording */
-	if (perf_data__check_path(opts->output, rec.so.kind != SWITCH_NONE, rec.err,
+	/* a bad output is said now, not after a whole recording; stdout is
+	 * taken before the workload is forked, which must not inherit it */
+	if (rec.data.pipe ? perf_data__take_stdout(&rec.data, rec.err, sizeof(rec.err)) :
+	    perf_data__check_path(opts->output, rec.so.kind != SWITCH_NONE, rec.err,
 				  sizeof(rec.err))) {
 		pr_err("perf record: %s\n", rec.err);
 		goto out;
@@ -807,11 +860,8 @@ int cmd_record(int argc, const char **argv)
 	 * other (both is fine), never in neither */
 	if (!opts->per_task)
 		evlist__enable_tracking(rec.evlist);
-	err = record__synthesize(&rec);
-	if (err) {
-		pr_err("perf record: synthesizing existing tasks: %s\n", strerror(-err));
-		goto out_abort;
-	}
+	if (record__synthesize(&rec))
+		goto out_abort;	/* said */
 	if (!opts->per_task)
 		evlist__enable(rec.evlist);
 	if (opts->workload) {
@@ -823,6 +873,9 @@ int cmd_record(int argc, const char **argv)
 	}
 
 	err = record__loop(&rec, &why);
+	/* the reader of -o - is gone: nothing more can be recorded */
+	if (err == -EPIPE && why == RUNNING)
+		why = STOP_SIGNAL;
 
 	evlist__disable(rec.evlist);
 	if (opts->overwrite) {
@@ -853,6 +906,7 @@ int cmd_record(int argc, const char **argv)
 out_abort:
 	perf_data__abort(&rec.data);
 out:
+	perf_data__abort(&rec.data);	/* -o - taken, but never started */
 	workload__finish(&rec.workload, 1);
 	writer__stop(&rec.writer);
 	dump__delete(rec.dump);

@@ -286,8 +286,14 @@ int perf_data__commit(struct perf_data *d, const struct header_info *info, int k
 		      char *errbuf, size_t errsz)
 {
 	char *name = NULL;
-	int err = finish_file(d, info);
+	int err;
 
+	if (d->pipe) {	/* a stream is complete as it is: nothing to seek back to */
+		snprintf(d->placed, sizeof(d->placed), "-");
+		perf_data__abort(d);
+		return 0;
+	}
+	err = finish_file(d, info);
 	if (err) {
 		snprintf(errbuf, errsz, "%s: write: %s", d->path, strerror(-err));
 		perf_data__abort(d);
@@ -418,8 +424,8 @@ int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_
 		return -EINVAL;
 	}
 	if (!strcmp(path, "-")) {
-		snprintf(errbuf, errsz, "-o -: writing to a pipe is not supported yet: "
-			 "write a file and read it with 'perf report -i FILE'");
+		snprintf(errbuf, errsz, "-o -: not a file name but a pipe-mode stream on "
+			 "standard output, which cannot be written here");
 		return -EINVAL;
 	}
 	if (path[strlen(path) - 1] == '/') {

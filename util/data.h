@@ -16,20 +16,39 @@ struct perf_data {
 	char *tmp;		/* the named temporary, NULL when unnamed */
 	int fd;
 	int no_features;	/* given up for a full disk */
+	int pipe;		/* -o -: a stream on standard output */
+	int pipe_dropped;	/* pipe mode: features too big for a record */
 	u64 data_offset;
 	u64 data_size;
 	u64 attrs_offset, attrs_size;
 	char placed[PATH_MAX];	/* after commit: the name the file got */
 };
 
-/* Checks an output path before anything is recorded: refuses "", "-",
- * symbolic links, fifos and other non-files, and a file this user may not
+/* Checks an output path before anything is recorded: refuses "", "-" (a
+ * stream: perf_data__take_stdout()), symbolic links, fifos and other non-files, and a file this user may not
  * replace; moves a directory to PATH.old as the stock perf does; creates
  * and drops a file in the directory for real (read-only filesystem,
  * permissions); removes named temporaries of dead runs. timestamped: the
  * files will be PATH.<timestamp>, so only the directory matters.
  * 0 or -errno with one line in errbuf. */
 int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_t errsz);
+
+/* -o -: takes standard output for a pipe-mode stream, before anything is
+ * recorded or forked. A closed or read-only fd and a terminal are
+ * refused; a pipe, a file, a socket or a device will do, as nothing is
+ * sought. d gets a
+ * close-on-exec duplicate, and fd 1 becomes a copy of stderr, so that
+ * neither a workload's output nor anything perf prints can get into the
+ * stream (the stock perf gives its workload stderr as stdout too).
+ * 0 or -errno with one line in errbuf. */
+int perf_data__take_stdout(struct perf_data *d, char *errbuf, size_t errsz);
+/* Pipe mode, after perf_data__take_stdout(): the pipe header (magic, size
+ * 16), each event's attr and ids as a PERF_RECORD_HEADER_ATTR record, and
+ * the features as records (header__build_pipe_features()), as the stock
+ * perf starts a stream. perf_data__commit() then only closes it. 0 or
+ * -errno with a line in errbuf. */
+int perf_data__create_pipe(struct perf_data *d, const struct header_info *info,
+			   char *errbuf, size_t errsz);
 
 /* Creates the file (0600, never through a symlink) and writes the attrs
  * with their ids. 0 or -errno with a line in errbuf naming the file. */

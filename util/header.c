@@ -230,3 +230,57 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 	buf__release(&body);
 	return err ? err : out->err;
 }
+
+/* A record's size is 16 bits: the biggest body a FEATURE record carries. */
+#define PIPE_FEATURE_MAX (0xffff - 2 * sizeof(u64))
+
+static void pipe_feature(struct buf *out, int feat, const void *body, u64 size)
+{
+	struct perf_event_header h = {
+		.type = PERF_RECORD_HEADER_FEATURE, .size = 2 * sizeof(u64) + size,
+	};
+
+	buf__add(out, &h, sizeof(h));
+	buf__u64(out, feat);
+	buf__add(out, body, size);
+}
+
+int header__build_pipe_features(struct buf *out, const struct header_info *info, int *dropped)
+{
+	/* the TRACING_DATA record: its size field says how much follows it */
+	struct perf_event_header th = { .type = PERF_RECORD_HEADER_TRACING_DATA, .size = 16 };
+	struct perf_file_section sec, tracing = { 0, 0 };
+	struct buf file = { 0 };
+	u64 bits[4] = { 0 };
+	int n = 0, err = header__build_features(&file, 0, bits, info);
+
+	*dropped = 0;
+	for (int f = 0; !err && f < HEADER_FEAT_BITS; f++) {
+		if (!feature__isset(bits, f))
+			continue;
+		/* the table holds one section per bit, in bit order */
+		memcpy(&sec, file.p + n++ * sizeof(sec), sizeof(sec));
+		if (f == HEADER_TRACING_DATA)
+			tracing = sec;
+		else if (sec.size > PIPE_FEATURE_MAX)
+			(*dropped)++;
+		else
+			pipe_feature(out, f, file.p + sec.offset, sec.size);
+	}
+	if (!err && ALIGN_UP(tracing.size, sizeof(u64)) > UINT32_MAX)
+		err = -E2BIG;	/* the record's size field is 32 bits */
+	if (!err) {
+		pipe_feature(out, HEADER_LAST_FEATURE, NULL, 0);
+		if (tracing.size) {
+			u64 padded = ALIGN_UP(tracing.size, sizeof(u64));
+
+			buf__add(out, &th, sizeof(th));
+			buf__u32(out, padded);
+			buf__u32(out, 0);
+			buf__add(out, file.p + tracing.offset, tracing.size);
+			buf__zero(out, padded - tracing.size);
+		}
+	}
+	buf__release(&file);
+	return err ? err : out->err;
+}

@@ -42,6 +42,16 @@ enum {
 	PERF_RECORD_FINISHED_INIT = 82,
 };
 
+/* Pipe mode (-o -) has no header sections: what they hold travels as
+ * records at the start of the stream. */
+enum {
+	PERF_RECORD_HEADER_ATTR = 64,
+	PERF_RECORD_HEADER_TRACING_DATA = 66,
+	PERF_RECORD_HEADER_FEATURE = 80,
+};
+/* the feature id of the FEATURE record that ends them (perf 6.1's) */
+#define HEADER_LAST_FEATURE 32
+
 #define PERF_VERSION "0.1.0-flightrec"
 
 struct evlist;
@@ -58,6 +68,13 @@ struct header_info {
  * starts at file offset base, setting the bits in features[]. 0 or -errno. */
 int header__build_features(struct buf *out, u64 base, u64 features[4],
 			   const struct header_info *info);
+
+/* Pipe mode: the features header__build_features() would write, as
+ * PERF_RECORD_HEADER_FEATURE records in bit order and the end mark, then
+ * the tracing data as a PERF_RECORD_HEADER_TRACING_DATA record followed
+ * by the data padded to 8 bytes: the stock perf's stream. A feature too
+ * big for a record (64K) is left out and counted in *dropped. 0 or -errno. */
+int header__build_pipe_features(struct buf *out, const struct header_info *info, int *dropped);
 
 static inline void feature__set(u64 *bits, int f) { bits[f / 64] |= 1ULL << (f % 64); }
 static inline int feature__isset(const u64 *bits, int f) { return !!(bits[f / 64] & (1ULL << (f % 64))); }

@@ -10,38 +10,83 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct perf_event_header finished_init = {
+	.type = PERF_RECORD_FINISHED_INIT, .size = sizeof(finished_init)
+};
+
+/* Removes the records of one type past from: --synth=task reads the maps
+ * (synthesize__process() always does) but keeps none of them. */
+static void drop_records(struct buf *b, size_t from, u32 type)
+{
+	size_t out = from;
+
+	for (size_t off = from; off + sizeof(struct perf_event_header) <= b->len;) {
+		struct perf_event_header h;
+
+		memcpy(&h, b->p + off, sizeof(h));
+		if (!h.size)
+			break;
+		if (h.type != type) {
+			memmove(b->p + out, b->p + off, h.size);
+			out += h.size;
+		}
+		off += h.size;
+	}
+	b->len = out;
+}
+
+/* What already exists, as --synth asks: the kernel map always, then the
+ * watched tasks (COMM, FORK) from /proc, with their maps unless left out.
+ * A workload is not in /proc yet: its COMM is the caller's. */
+static int record__synthesize_existing(struct record *rec, struct buf *b)
+{
+	u64 st = record__id_sample_type(rec->evlist);
+	unsigned int synth = SYNTH_ALL & ~rec->opts.no_synth;
+	struct thread_map *threads = rec->evlist->threads;
+	struct build_id_cache *bids = NULL;
+	size_t from = b->len;
+	int err = synthesize__kernel_mmap(b, st);
+
+	if (err == -ENOENT && rec->opts.verbose)
+		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
+	err = 0;
+	if (rec->opts.per_task || !(synth & SYNTH_TASK))
+		return b->err;
+	if (synth & SYNTH_MMAP) {
+		bids = build_id_cache__new();
+		if (!bids)
+			return -ENOMEM;
+	}
+	if (threads->map[0] == -1) {
+		err = synthesize__all(b, st, bids);
+	} else {
+		for (int i = 0; i < threads->nr && !err; i++) {
+			err = synthesize__process(b, threads->map[i], st, bids);
+			if (err == -ESRCH)
+				err = 0;	/* a thread, or gone: its process covers it */
+		}
+	}
+	build_id_cache__delete(bids);
+	if (!err && !(synth & SYNTH_MMAP))
+		drop_records(b, from, PERF_RECORD_MMAP2);
+	return err ? err : b->err;
+}
+
 /* The records that describe what already exists: the kernel map and the
- * tasks being watched. They go to the file (normal mode) and to the
+ * tasks being watched (at the end of each file instead with
+ * --tail-synthesize, except in the flight recorder, whose dumps describe
+ * their tasks anyway). They go to the file (normal mode) and to the
  * tracking log (flight recorder, or normal mode with --switch-output, so
  * that every later file can start with them). */
 int record__synthesize(struct record *rec)
 {
 	u64 st = record__id_sample_type(rec->evlist);
-	static const struct perf_event_header fin = {
-		.type = PERF_RECORD_FINISHED_INIT, .size = sizeof(fin)
-	};
-	struct build_id_cache *bids = build_id_cache__new();
-	struct thread_map *threads = rec->evlist->threads;
+	int tail = rec->opts.tail_synthesize && !rec->opts.overwrite;
 	struct buf b = { 0 };
-	int err;
+	int err = tail ? 0 : record__synthesize_existing(rec, &b);
 
-	if (!bids)
-		return -ENOMEM;
-	err = synthesize__kernel_mmap(&b, st);
-	if (err == -ENOENT && rec->opts.verbose)
-		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
-	err = 0;
-	if (rec->opts.per_task) {
+	if (!err && rec->opts.per_task)
 		err = synthesize__comm(&b, rec->workload.pid, rec->workload.pid, "perf-exec", st);
-	} else if (threads->map[0] == -1) {
-		err = synthesize__all(&b, st, bids);
-	} else {
-		for (int i = 0; i < threads->nr && !err; i++) {
-			err = synthesize__process(&b, threads->map[i], st, bids);
-			if (err == -ESRCH)
-				err = 0;	/* a thread, or gone: its process covers it */
-		}
-	}
 	if (!err && b.err)
 		err = b.err;
 	for (size_t off = 0; !err && rec->keep_tracking && off < b.len;) {
@@ -50,12 +95,29 @@ int record__synthesize(struct record *rec)
 		err = tracking__add(&rec->tracking, h);
 		off += h->size;
 	}
+	if (err)
+		pr_err("perf record: synthesizing existing tasks: %s\n", strerror(-err));
 	if (!err && !rec->opts.overwrite) {
-		buf__add(&b, &fin, sizeof(fin));
+		if (!tail)
+			buf__add(&b, &finished_init, sizeof(finished_init));
 		err = b.err ? b.err : record__start_file(rec, b.p, b.len);
 	}
 	buf__release(&b);
-	build_id_cache__delete(bids);
+	return err;
+}
+
+/* --tail-synthesize: what exists now, at the end of the file, after the
+ * FINISHED_INIT that the stock perf also writes first there. */
+static int record__synthesize_tail(struct record *rec)
+{
+	struct buf b = { 0 };
+	int err;
+
+	buf__add(&b, &finished_init, sizeof(finished_init));
+	err = record__synthesize_existing(rec, &b);
+	if (!err)
+		err = perf_data__write(&rec->data, b.p, b.len);
+	buf__release(&b);
 	return err;
 }
 
@@ -223,8 +285,13 @@ int record__finish_file(struct record *rec, int announce)
 {
 	struct header_info info = record__info(rec);
 	char *path = record__next_path(rec);
-	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM;
+	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM, tail_err;
 
+	/* a file that cannot take more keeps what it has */
+	if (!err && rec->opts.tail_synthesize && !rec->write_failed &&
+	    (tail_err = record__synthesize_tail(rec)))
+		pr_err("perf record: --tail-synthesize: %s: %s: the file goes without the "
+		       "records of what exists\n", rec->opts.output, strerror(-tail_err));
 	if (!err)
 		err = perf_data__rename(&rec->data, path);
 	if (!err)
@@ -247,13 +314,19 @@ int record__finish_file(struct record *rec, int announce)
  * for ever. */
 int record__start_file(struct record *rec, const void *prelude, size_t len)
 {
-	int err = perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err,
+	struct header_info info = record__info(rec);
+	int err = rec->data.pipe ?
+		  perf_data__create_pipe(&rec->data, &info, rec->err, sizeof(rec->err)) :
+		  perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err,
 				    sizeof(rec->err));
 
 	if (err) {
 		pr_err("perf record: %s\n", rec->err);
 		return err;
 	}
+	if (rec->data.pipe_dropped)
+		pr_err("perf record: -o -: %d header feature%s too big for a pipe record (64K) "
+		       "left out\n", rec->data.pipe_dropped, rec->data.pipe_dropped > 1 ? "s" : "");
 	err = perf_data__write(&rec->data, prelude, len);
 	if (err)
 		pr_err("perf record: %s: %s\n", rec->opts.output, strerror(-err));

@@ -16,10 +16,22 @@
 struct evlist;
 struct evsel;
 
+/* What /proc synthesis describes (--synth): tasks (COMM, FORK), their
+ * maps (MMAP2), cgroups (none here: the stock writes them for
+ * --all-cgroups only). */
+enum {
+	SYNTH_TASK = 1,
+	SYNTH_MMAP = 2,
+	SYNTH_CGROUP = 4,
+	SYNTH_ALL = SYNTH_TASK | SYNTH_MMAP | SYNTH_CGROUP,
+};
+
 /* Everything the record command line asks for. */
 struct record_opts {
 	struct target target;
 	const char *output;
+	int tail_synthesize;	/* --tail-synthesize: what exists is described at the end */
+	unsigned int no_synth;	/* --synth: the SYNTH_* kinds left out (0: all) */
 	u64 count;		/* -c: sample period (0: not given) */
 	u64 freq;		/* -F: sample frequency (0: not given) */
 	u64 mmap_bytes;		/* -m: data bytes per forward ring */
@@ -100,7 +112,7 @@ struct record {
 
 /* The records describing what already exists (kernel map, watched tasks):
  * to the file in normal mode, to the tracking log when one is kept. */
-int record__synthesize(struct record *rec);
+int record__synthesize(struct record *rec);	/* 0 or -errno, said */
 /* Normal mode: creates the output file and writes prelude (the records
  * that make it stand alone); a size trigger counts what comes after.
  * 0 or -errno, reported. */

@@ -56,7 +56,7 @@ mkfifo fifo.data
 expect_error 1 "fifo.data: not a regular file" -- record -o fifo.data -- true
 [ -p fifo.data ] || fail "fifo.data was replaced"
 expect_error 1 "-o '': empty file name" -- record -o '' -- true
-expect_error 1 "-o -: writing to a pipe is not supported yet" -- record -o - -- true
+expect_error 129 "--overwrite cannot write to -o -" -- record --overwrite -o - -- true
 [ -e ./- ] && fail "a file named - was written"
 
 # (permission denied for an unprivileged user: record_paranoid.sh)

@@ -1,0 +1,73 @@
+#!/bin/bash
+# the stock perf's own shell tests pipe_test.sh and record.sh (instructions:u -> task-clock:u), with perf record routed to this perf and every other subcommand to the stock perf
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+cd "$TMP" || exit 1
+
+# The scripts are the linux-perf package's (the kernel's, not this
+# project's: they are copied here at run time, never into the repository),
+# found where dpkg says they are, so a change of the package's layout
+# cannot make this test run stale copies.
+script_of_package() {
+	local p
+	p=$(dpkg -L linux-perf 2>/dev/null | grep -m1 "/tests/shell/$1\$")
+	echo "${p:-/usr/lib/perf-core/tests/shell/$1}"
+}
+pipe_src=$(script_of_package pipe_test.sh)
+record_src=$(script_of_package record.sh)
+[ -r "$pipe_src" ] && [ -r "$record_src" ] ||
+	skip "the linux-perf package has no tests/shell/pipe_test.sh and record.sh"
+command -v cc > /dev/null || skip "no C compiler: pipe_test.sh builds its workload with cc"
+
+# perf for the scripts: record is the perf under test, the rest the stock's
+mkdir bin
+cat > bin/perf <<EOF
+#!/bin/sh
+[ "\$1" = record ] && exec "$PERF" "\$@"
+exec "$STOCK" "\$@"
+EOF
+chmod +x bin/perf
+cp "$pipe_src" pipe_test.sh
+# no hardware PMU here: the stock's instructions:u cannot be opened
+sed 's/instructions:u/task-clock:u/g' "$record_src" > record.sh
+chmod +x pipe_test.sh record.sh
+! grep -q 'instructions:u' record.sh && grep -q 'task-clock:u' record.sh ||
+	fail "$record_src: no instructions:u to replace: the package's record.sh changed"
+
+run() {	# SCRIPT: its exit code, its output in SCRIPT.out
+	PATH="$TMP/bin:$PATH" "./$1" > "$1.out" 2>&1 < /dev/null
+}
+verdict() { echo "  $1: $2" >&2; }
+
+failed=
+run pipe_test.sh
+rc=$?
+if [ $rc = 0 ]; then
+	verdict pipe_test.sh PASS
+else
+	verdict pipe_test.sh "FAIL (exit $rc)"
+	failed="pipe_test.sh exit $rc: $(grep -v '^ *[0-9.]*%\|^#\|^$\|^\[ perf record' pipe_test.sh.out | head -5)"
+fi
+
+# record.sh's first test records with --per-thread; its second needs an
+# Intel PMU event (br_inst_retired.near_call) and says it skipped without
+# one, which makes the script exit 2
+skipped=
+if ! "$PERF" record -h 2>&1 | grep -q -- '--per-thread'; then
+	skipped="record.sh: this perf has no --per-thread, which its per-thread test records with"
+	verdict record.sh "SKIP (no --per-thread in this perf)"
+else
+	run record.sh
+	rc=$?
+	skips=$(grep -o '^.*\[Skipped[^]]*\]' record.sh.out | tr '\n' ';')
+	if [ $rc = 0 ] || { [ $rc = 2 ] &&
+	     grep -q '^Basic --per-thread mode test \[Success\]$' record.sh.out; }; then
+		verdict record.sh "PASS${skips:+ (exit $rc, skipped: $skips the register capture test needs the Intel PMU event br_inst_retired.near_call)}"
+	else
+		verdict record.sh "FAIL (exit $rc)"
+		failed="$failed${failed:+; }record.sh exit $rc: $(tr '\n' ' ' < record.sh.out | head -c 400)"
+	fi
+fi
+[ -z "$failed" ] || fail "$failed"
+[ -z "$skipped" ] || skip "pipe_test.sh passed; $skipped"
+exit 0
