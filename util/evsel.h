@@ -18,6 +18,7 @@ struct evsel {
 	int user_period;	/* period/freq came from a term: -c/-F leave it */
 	int tracking;		/* the dummy carrying COMM/MMAP2/FORK/EXIT */
 	int wake_each;		/* wake the reader on every sample (trigger events) */
+	int cgroup_fd;		/* -G: its cgroup's directory, for PERF_FLAG_PID_CGROUP; or -1 */
 	int nr_cpus, nr_threads;
 	int *fd;
 	u64 *id;
