@@ -1,6 +1,7 @@
 /* The steps of perf record's loop: what already exists, the drain, the
  * file in normal mode and its rotation, the flight recorder's dumps. */
 #include "util/record.h"
+#include "util/cgroup.h"
 #include "util/cpumap.h"
 #include "util/evlist.h"
 #include "util/synthetic.h"
@@ -30,12 +31,13 @@ int record__synthesize(struct record *rec)
 	err = synthesize__kernel_mmap(&b, st);
 	if (err == -ENOENT && rec->opts.verbose)
 		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
-	err = 0;
-	if (rec->opts.per_task) {
+	/* --all-cgroups: the cgroups that exist, before the tasks in them */
+	err = rec->opts.all_cgroups ? cgroup__synthesize(&b, st) : 0;
+	if (!err && rec->opts.per_task) {
 		err = synthesize__comm(&b, rec->workload.pid, rec->workload.pid, "perf-exec", st);
-	} else if (threads->map[0] == -1) {
+	} else if (!err && threads->map[0] == -1) {
 		err = synthesize__all(&b, st, bids);
-	} else {
+	} else if (!err) {
 		for (int i = 0; i < threads->nr && !err; i++) {
 			err = synthesize__process(&b, threads->map[i], st, bids);
 			if (err == -ESRCH)
@@ -59,9 +61,10 @@ int record__synthesize(struct record *rec)
 	return err;
 }
 
-s64 record__drain(struct record *rec)
+static s64 record__drain_flush(struct record *rec, u64 flush)
 {
 	struct drain_sink sink = {
+		.flush = flush,
 		.data = rec->opts.overwrite || rec->write_failed ? NULL : &rec->data,
 		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
 		.pending = rec->opts.overwrite ? &rec->pending : NULL,
@@ -75,6 +78,16 @@ s64 record__drain(struct record *rec)
 	if (sink.triggered)
 		record__ask_switch(rec);
 	return w;
+}
+
+s64 record__drain(struct record *rec)
+{
+	return record__drain_flush(rec, 0);
+}
+
+s64 record__drain_ready(struct record *rec)
+{
+	return record__drain_flush(rec, rec->opts.mmap_flush);
 }
 
 void record__ask_switch(struct record *rec)
@@ -95,7 +108,8 @@ static void removed_file(const char *path, void *arg)
 /* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
 static char *record__next_path(struct record *rec)
 {
-	return rec->so.kind ? switch_output__name(&rec->so, rec->opts.output) : strdup(rec->opts.output);
+	return record__timestamped(rec) ? switch_output__name(&rec->so, rec->opts.output) :
+	       strdup(rec->opts.output);
 }
 
 static struct header_info record__info(struct record *rec)
@@ -118,7 +132,7 @@ static void record__placed(struct record *rec, const char *placed, int no_featur
 		pr_err("perf record: %s: no room left for the header features: the file holds "
 		       "the data without them\n", placed);
 	rec->files++;
-	if (!rec->so.kind && strcmp(placed, rec->opts.output))
+	if (!record__timestamped(rec) && strcmp(placed, rec->opts.output))
 		pr_err("perf record: %s could not be replaced or kept as %s.old: the data is "
 		       "in %s\n", rec->opts.output, rec->opts.output, placed);
 	if (announce && !rec->opts.quiet)

@@ -19,6 +19,13 @@ struct evsel;
 /* Everything the record command line asks for. */
 struct record_opts {
 	struct target target;
+	int delay_ms;		/* -D: events on this long after the workload starts; -1: at --control enable */
+	int timestamp_filename;	/* --timestamp-filename: OUTPUT.<timestamp> */
+	int timestamp_boundary;	/* --timestamp-boundary: SAMPLE_TIME (always written) */
+	u64 max_size;		/* --max-size: stop once the file holds this many bytes (0: no cap) */
+	u64 mmap_flush;		/* --mmap-flush: the rings wait until one holds this many bytes */
+	int all_cgroups;	/* --all-cgroups: CGROUP in samples, PERF_RECORD_CGROUP records */
+	int nr_cgroups;		/* -G names given so far, empty ones included */
 	const char *output;
 	u64 count;		/* -c: sample period (0: not given) */
 	u64 freq;		/* -F: sample frequency (0: not given) */
@@ -76,6 +83,7 @@ struct record {
 	int switch_pending;		/* one switch, however many triggers asked */
 	u64 switch_base;		/* normal mode: data_size when this file's own data began */
 	u64 next_switch;		/* SWITCH_TIME deadline, ns */
+	u64 enable_at;			/* -D: when the events are enabled, ns (0: not pending) */
 	int files;
 	int write_failed;		/* normal mode: the file could take no more */
 	u64 tracking_max;
@@ -105,6 +113,8 @@ int record__start_file(struct record *rec, const void *prelude, size_t len);
 /* Empties the forward rings into the file / tracking log / pending buffer.
  * Bytes drained or -errno; sets rec->switch_pending on a trigger event. */
 s64 record__drain(struct record *rec);
+/* The same, in the loop: nothing until a ring holds --mmap-flush bytes. */
+s64 record__drain_ready(struct record *rec);
 /* Normal mode: finishes the current file under its final name (with what
  * was written so far, after a write error too). */
 int record__finish_file(struct record *rec, int announce);
@@ -127,5 +137,11 @@ void record__send_acks(struct record *rec, int *acks);
 int record__switch(struct record *rec);
 /* Has a size trigger's worth of data come in since the last switch? */
 int record__size_reached(struct record *rec);
+
+/* Files are named OUTPUT.<timestamp> (--switch-output, --timestamp-filename). */
+static inline int record__timestamped(const struct record *rec)
+{
+	return rec->so.kind != SWITCH_NONE || rec->opts.timestamp_filename;
+}
 
 #endif
