@@ -11,7 +11,6 @@
 #include "util/record.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -171,71 +170,27 @@ static int opt_tracking_max(const struct option *opt, const char *arg, int unset
 	return 0;
 }
 
-/* -G A,B,...: the Nth cgroup named on the command line (empty ones
- * count) goes to the Nth event; a single one goes to every event, as
- * perf does. Events must come first. */
 static int opt_cgroup(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
-	struct evlist *evlist = rec->evlist;
-	char *copy = strdup(arg), *name, *next;
-	int err = copy ? 0 : -1;
 
 	(void)unset;
-	if (!evlist->nr_entries) {
-		pr_err("must define events before cgroups\n");
-		err = -1;
-	}
-	for (name = copy; !err && name; name = next) {
-		int idx = rec->opts.nr_cgroups++, fd;
-
-		next = strchr(name, ',');
-		if (next)
-			*next++ = '\0';
-		if (!*name)
-			continue;
-		if (idx >= evlist->nr_entries) {
-			pr_err("perf record: -G/--cgroup '%s': more cgroups than events given "
-			       "before it\n", arg);
-			err = -1;
-			break;
-		}
-		fd = cgroup__open(name, rec->err, sizeof(rec->err));
-		if (fd < 0) {
-			pr_err("%s\n", rec->err);
-			err = -1;
-			break;
-		}
-		if (evlist->entries[idx]->cgroup_fd >= 0)
-			close(evlist->entries[idx]->cgroup_fd);
-		evlist->entries[idx]->cgroup_fd = fd;
-	}
-	for (int i = 1; !err && rec->opts.nr_cgroups == 1 && i < evlist->nr_entries; i++) {
-		int fd = evlist->entries[0]->cgroup_fd;
-
-		if (fd >= 0 && evlist->entries[i]->cgroup_fd < 0)
-			evlist->entries[i]->cgroup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	}
-	free(copy);
-	return err;
-}
-
-/* -D MSECS, or -1: disabled until --control says enable */
-static int opt_delay(const struct option *opt, const char *arg, int unset)
-{
-	u64 ms;
-
-	(void)unset;
-	if (!strcmp(arg, "-1")) {
-		opt_record(opt)->opts.delay_ms = -1;
-		return 0;
-	}
-	if (parse_u64_range(arg, 0, INT32_MAX, &ms)) {
-		pr_err("perf record: invalid -D/--delay '%s': expected -1 or milliseconds from "
-		       "0 to %d\n", arg, INT32_MAX);
+	if (cgroup__assign(rec->evlist, arg, &rec->opts.nr_cgroups, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
 		return -1;
 	}
-	opt_record(opt)->opts.delay_ms = ms;
+	return 0;
+}
+
+/* -D MSECS, -1 (disabled until --control says enable), or ranges */
+static int opt_delay(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	if (record__parse_delay(&opt_record(opt)->opts, arg)) {
+		pr_err("perf record: invalid -D/--delay '%s': expected -1, milliseconds up to %d, "
+		       "or increasing ranges like 10-20,30-40\n", arg, INT32_MAX);
+		return -1;
+	}
 	return 0;
 }
 
@@ -408,7 +363,7 @@ static void record__control(struct record *rec, struct pollfd *pfd, int *why)
 		}
 	} while (n > 0 && budget && *why == RUNNING);
 	if (enable >= 0) {
-		rec->enable_at = 0;	/* a command overrides what -D had planned */
+		rec->delay_base = 0;	/* a command overrides what -D had planned */
 		enable ? evlist__enable(rec->evlist) : evlist__disable(rec->evlist);
 		if (!rec->opts.quiet)
 			pr_err("Events %s\n", enable ? "enabled" : "disabled");
@@ -424,25 +379,39 @@ static void record__control(struct record *rec, struct pollfd *pfd, int *why)
 	}
 }
 
-/* -D: the events are enabled once their time has come */
-static void record__enable_delayed(struct record *rec)
+/* -D: the ns of the next enable or disable, 0 when none is planned */
+static u64 record__delay_next(struct record *rec)
 {
-	if (!rec->enable_at || now_ns() < rec->enable_at)
-		return;
-	rec->enable_at = 0;
-	evlist__enable(rec->evlist);
-	if (!rec->opts.quiet)
-		pr_err("Events enabled\n");
+	if (!rec->delay_base || rec->delay_edge >= rec->opts.nr_delay_edges)
+		return 0;
+	return rec->delay_base + rec->opts.delay_edges[rec->delay_edge] * 1000000ULL;
+}
+
+/* -D: enables and disables the events as their times come; after the
+ * last range, recording stops, as perf does. */
+static void record__delay_step(struct record *rec, int *why)
+{
+	u64 next;
+
+	while ((next = record__delay_next(rec)) && now_ns() >= next) {
+		int on = !(rec->delay_edge++ % 2);
+
+		on ? evlist__enable(rec->evlist) : evlist__disable(rec->evlist);
+		if (!rec->opts.quiet)
+			pr_err("Events %s\n", on ? "enabled" : "disabled");
+		if (!on && rec->delay_edge == rec->opts.nr_delay_edges && *why == RUNNING)
+			*why = STOP_SIGNAL;
+	}
 }
 
 static int record__poll_timeout(struct record *rec)
 {
 	int ms = 1000;
 
-	if (rec->enable_at) {
-		u64 now = now_ns();
+	if (record__delay_next(rec)) {
+		u64 now = now_ns(), next = record__delay_next(rec);
 
-		ms = rec->enable_at <= now ? 0 : MIN(1000, (rec->enable_at - now) / 1000000 + 1);
+		ms = next <= now ? 0 : MIN(1000, (next - now) / 1000000 + 1);
 	}
 	if (writer__busy(&rec->writer))
 		return ms;	/* triggers wait for the writer, which wakes the loop */
@@ -514,7 +483,7 @@ static int record__loop(struct record *rec, int *why_out)
 		}
 		if (!alive && !rec->opts.workload)
 			why = STOP_HUP;
-		record__enable_delayed(rec);
+		record__delay_step(rec, &why);
 		w = record__drain_ready(rec);
 		if (w < 0) {
 			err = w;
@@ -932,8 +901,8 @@ int cmd_record(int argc, const char **argv)
 		}
 	}
 	/* -D: tracking runs already, samples start this long after the workload */
-	if (opts->delay_ms > 0)
-		rec.enable_at = now_ns() + opts->delay_ms * 1000000ULL;
+	if (opts->nr_delay_edges)
+		rec.delay_base = now_ns();
 	if (opts->delay_ms && !opts->quiet)
 		pr_err("Events disabled\n");
 

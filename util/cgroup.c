@@ -3,6 +3,7 @@
 #include "util/cgroup.h"
 #include "util/buf.h"
 #include "util/event.h"
+#include "util/evlist.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <limits.h>
 #include <mntent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,6 +53,68 @@ int cgroup__open(const char *name, char *errbuf, size_t errsz)
 		return err;
 	}
 	return fd;
+}
+
+/* Gives event idx the cgroup name (its fd: the event owns it). */
+static int cgroup__set(struct evlist *evlist, int idx, const char *name, const char *arg,
+		       char *errbuf, size_t errsz)
+{
+	struct evsel *e;
+	int fd;
+
+	if (idx >= evlist->nr_entries) {
+		snprintf(errbuf, errsz, "-G/--cgroup '%s': more cgroups than events given before it",
+			 arg);
+		return -EINVAL;
+	}
+	fd = cgroup__open(name, errbuf, errsz);
+	if (fd < 0)
+		return fd;
+	e = evlist->entries[idx];
+	if (e->cgroup_fd >= 0)
+		close(e->cgroup_fd);
+	e->cgroup_fd = fd;
+	return 0;
+}
+
+int cgroup__assign(struct evlist *evlist, const char *arg, int *nr, char *errbuf,
+		   size_t errsz)
+{
+	char *copy, *name, *next;
+	int err = 0;
+
+	if (!evlist->nr_entries) {
+		snprintf(errbuf, errsz, "must define events before cgroups");
+		return -EINVAL;
+	}
+	copy = strdup(arg);
+	if (!copy) {
+		snprintf(errbuf, errsz, "-G/--cgroup: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (name = copy; !err && name; name = next) {
+		int idx = (*nr)++;
+
+		next = strchr(name, ',');
+		if (next)
+			*next++ = '\0';
+		if (*name)
+			err = cgroup__set(evlist, idx, name, arg, errbuf, errsz);
+	}
+	free(copy);
+	for (int i = 1; !err && *nr == 1 && i < evlist->nr_entries; i++) {
+		struct evsel *e = evlist->entries[i];
+		int fd = evlist->entries[0]->cgroup_fd;
+
+		if (fd < 0 || e->cgroup_fd >= 0)
+			continue;
+		e->cgroup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		if (e->cgroup_fd < 0) {
+			err = -errno;
+			snprintf(errbuf, errsz, "-G/--cgroup '%s': %s", arg, strerror(errno));
+		}
+	}
+	return err;
 }
 
 /* The kernel's cgroup id is the kernfs node id: the directory's file handle. */

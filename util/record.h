@@ -16,10 +16,14 @@
 struct evlist;
 struct evsel;
 
+#define DELAY_EDGES_MAX 64	/* -D: 32 ranges */
+
 /* Everything the record command line asks for. */
 struct record_opts {
 	struct target target;
-	int delay_ms;		/* -D: events on this long after the workload starts; -1: at --control enable */
+	int delay_ms;		/* -D: events start disabled (-1: until --control enable) */
+	int nr_delay_edges;	/* -D MSECS or A-B,C-D: the times (ms after the workload */
+	u32 delay_edges[DELAY_EDGES_MAX];	/* starts) to enable, disable, enable... */
 	int timestamp_filename;	/* --timestamp-filename: OUTPUT.<timestamp> */
 	int timestamp_boundary;	/* --timestamp-boundary: SAMPLE_TIME (always written) */
 	u64 max_size;		/* --max-size: stop once the file holds this many bytes (0: no cap) */
@@ -49,6 +53,10 @@ struct record_opts {
 	int workload;		/* a command was given */
 	int per_task;		/* events follow the workload's pid (no -a/-C) */
 };
+
+/* -D: MSECS, -1, or ranges A-B,C-D,... (ms, increasing) into opts. 0 or
+ * -EINVAL. */
+int record__parse_delay(struct record_opts *opts, const char *arg);
 
 /* Fills every event's attr from the options (sample_type, period/freq,
  * inherit, enable_on_exec, write_backward) and appends the dummy tracking
@@ -83,7 +91,8 @@ struct record {
 	int switch_pending;		/* one switch, however many triggers asked */
 	u64 switch_base;		/* normal mode: data_size when this file's own data began */
 	u64 next_switch;		/* SWITCH_TIME deadline, ns */
-	u64 enable_at;			/* -D: when the events are enabled, ns (0: not pending) */
+	u64 delay_base;			/* -D: when the workload started, ns (0: no plan to follow) */
+	int delay_edge;			/* -D: the next of opts.delay_edges */
 	int files;
 	int write_failed;		/* normal mode: the file could take no more */
 	u64 tracking_max;

@@ -165,6 +165,24 @@ for delay in 0 300; do
 	grep '^dummy' d.attr | grep -q 'enable_on_exec: 1' || fail "-D: the dummy waits for no exec: $(cat d.attr)"
 	! grep '^syscalls' d.attr | grep -q 'enable_on_exec' || fail "-D: samples on exec: $(cat d.attr)"
 done
+# ranges: on from 100 to 200 ms, from 500 to 600 ms, then recording stops
+# and the 30 s workload is terminated (exit 143, as the stock)
+start=$SECONDS
+"$PERF" record -q -D 100-200,500-600 -e cpu-clock -o dr.data -- "$PERF" test -w spin 30 2> dr.err
+rc=$?
+[ $rc = 143 ] || fail "-D 100-200,500-600: exit $rc, want 143: $(cat dr.err)"
+[ $((SECONDS - start)) -lt 20 ] || fail "-D 100-200,500-600 ran $((SECONDS - start)) s"
+stock_reads_clean dr.data
+"$STOCK" script -i dr.data --show-task-events -F time 2>/dev/null |
+	awk '/PERF_RECORD_COMM exec/ { e = $1 + 0 } !/PERF_RECORD/ { printf "%d\n", ($1 - e) * 1000 }' > dr.txt
+in1=$(awk '$1 >= 100 && $1 <= 200' dr.txt | wc -l)
+in2=$(awk '$1 >= 500 && $1 <= 600' dr.txt | wc -l)
+# (what a busy machine may add to a disable: up to 150 ms)
+off=$(awk '$1 < 100 || ($1 >= 350 && $1 < 500) || $1 >= 750' dr.txt | wc -l)
+log "-D 100-200,500-600: $in1 and $in2 samples in the ranges, $off well outside"
+[ "$in1" -gt 20 ] && [ "$in2" -gt 20 ] || fail "-D ranges: $in1 and $in2 samples in the ranges"
+[ "$off" = 0 ] || fail "-D ranges: $off samples outside: $(tr '\n' ' ' < dr.txt)"
+bad delay-range 129 "invalid -D/--delay '10-20,15-30'" -D 10-20,15-30 -- true
 bad delay-junk 129 "invalid -D/--delay 'abc'" -D abc -- true
 bad delay-neg 129 "invalid -D/--delay '-5'" -D -5 -- true
 
