@@ -1,5 +1,6 @@
 /* perf record: options, then the record loop from top to bottom. */
 #include "builtin.h"
+#include "util/cgroup.h"
 #include "util/control.h"
 #include "util/cpumap.h"
 #include "util/data.h"
@@ -243,6 +244,53 @@ static int opt_tracking_max(const struct option *opt, const char *arg, int unset
 	return 0;
 }
 
+static int opt_cgroup(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (cgroup__assign(rec->evlist, arg, &rec->opts.nr_cgroups, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* -D MSECS, -1 (disabled until --control says enable), or ranges */
+static int opt_delay(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	if (record__parse_delay(&opt_record(opt)->opts, arg)) {
+		pr_err("perf record: invalid -D/--delay '%s': expected -1, milliseconds up to %d, "
+		       "or increasing ranges like 10-20,30-40\n", arg, INT32_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* a size with B/K/M/G, or bytes (0: the default, as in perf) */
+static int opt_bytes(const char *name, const char *arg, u64 *out)
+{
+	if (parse_size(arg, out)) {
+		pr_err("perf record: invalid %s '%s': expected a size in bytes, or with "
+		       "B/K/M/G like 512K\n", name, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_max_size(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_bytes("--max-size", arg, &opt_record(opt)->opts.max_size);
+}
+
+static int opt_mmap_flush(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_bytes("--mmap-flush", arg, &opt_record(opt)->opts.mmap_flush);
+}
+
 static int record__setup_signals(struct record *rec)
 {
 	sigset_t set;
@@ -266,7 +314,8 @@ static int record__setup_signals(struct record *rec)
 static int record__setup_maps(struct record *rec)
 {
 	struct target *t = &rec->opts.target;
-	struct cpu_map *cpus = cpu_map__new(t->cpu_list);
+	/* --per-thread: every event on any CPU, one ring per thread */
+	struct cpu_map *cpus = t->per_thread ? cpu_map__new_any() : cpu_map__new(t->cpu_list);
 	struct thread_map *threads = NULL;
 
 	if (!cpus) {
@@ -281,6 +330,11 @@ static int record__setup_maps(struct record *rec)
 		if (!threads)
 			pr_err("perf record: %s '%s': %s\n", t->pid ? "pid" : "tid", list,
 			       errno == ESRCH ? "No such process" : "bad list");
+	} else if (t->uid_str) {
+		threads = thread_map__new_uid(t->uid);
+		if (!threads)
+			pr_err("perf record: -u/--uid %s: %s\n", t->uid_str,
+			       errno == ESRCH ? "the user runs no process" : strerror(errno));
 	} else {
 		threads = thread_map__new_pid(rec->opts.per_task ? rec->workload.pid : -1);
 	}
@@ -385,8 +439,12 @@ static void record__control(struct record *rec, struct pollfd *pfd, int *why)
 			acks++;
 		}
 	} while (n > 0 && budget && *why == RUNNING);
-	if (enable >= 0)
+	if (enable >= 0) {
+		rec->delay_base = 0;	/* a command overrides what -D had planned */
 		enable ? evlist__enable(rec->evlist) : evlist__disable(rec->evlist);
+		if (!rec->opts.quiet)
+			pr_err("Events %s\n", enable ? "enabled" : "disabled");
+	}
 	while (acks-- > 0)
 		control__ack(&rec->control);
 	if (n == 0 || (n < 0 && n != -EAGAIN)) {
@@ -398,18 +456,49 @@ static void record__control(struct record *rec, struct pollfd *pfd, int *why)
 	}
 }
 
+/* -D: the ns of the next enable or disable, 0 when none is planned */
+static u64 record__delay_next(struct record *rec)
+{
+	if (!rec->delay_base || rec->delay_edge >= rec->opts.nr_delay_edges)
+		return 0;
+	return rec->delay_base + rec->opts.delay_edges[rec->delay_edge] * 1000000ULL;
+}
+
+/* -D: enables and disables the events as their times come; after the
+ * last range, recording stops, as perf does. */
+static void record__delay_step(struct record *rec, int *why)
+{
+	u64 next;
+
+	while ((next = record__delay_next(rec)) && now_ns() >= next) {
+		int on = !(rec->delay_edge++ % 2);
+
+		on ? evlist__enable(rec->evlist) : evlist__disable(rec->evlist);
+		if (!rec->opts.quiet)
+			pr_err("Events %s\n", on ? "enabled" : "disabled");
+		if (!on && rec->delay_edge == rec->opts.nr_delay_edges && *why == RUNNING)
+			*why = STOP_SIGNAL;
+	}
+}
+
 static int record__poll_timeout(struct record *rec)
 {
 	int ms = 1000;
 
+	if (record__delay_next(rec)) {
+		u64 now = now_ns(), next = record__delay_next(rec);
+
+		ms = next <= now ? 0 : MIN(1000, (next - now) / 1000000 + 1);
+	}
 	if (writer__busy(&rec->writer))
 		return ms;	/* triggers wait for the writer, which wakes the loop */
 	if (rec->so.kind == SWITCH_SIZE)
-		ms = 100;
+		ms = MIN(ms, 100);
 	if (rec->so.kind == SWITCH_TIME) {
 		u64 now = now_ns();
 
-		ms = rec->next_switch <= now ? 0 : MIN(1000, (rec->next_switch - now) / 1000000 + 1);
+		ms = rec->next_switch <= now ? 0 :
+		     MIN(ms, (int)MIN(1000, (rec->next_switch - now) / 1000000 + 1));
 	}
 	return ms;
 }
@@ -471,10 +560,17 @@ static int record__loop(struct record *rec, int *why_out)
 		}
 		if (!alive && !rec->opts.workload)
 			why = STOP_HUP;
-		w = record__drain(rec);
+		record__delay_step(rec, &why);
+		w = record__drain_ready(rec);
 		if (w < 0) {
 			err = w;
 			break;
+		}
+		if (rec->opts.max_size && rec->data.data_size >= rec->opts.max_size &&
+		    why == RUNNING) {
+			pr_err("[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
+			       (unsigned long long)rec->data.data_size >> 10);
+			why = STOP_SIGNAL;	/* the workload is terminated, as by a Ctrl-C */
 		}
 		if (record__switch_due(rec)) {
 			err = record__switch(rec);
@@ -594,7 +690,7 @@ static int record__end_file(struct record *rec, int err)
 		perf_data__abort(&rec->data);	/* nothing since the last switch */
 		return 0;
 	}
-	return record__finish_file(rec, rec->so.kind != SWITCH_NONE);
+	return record__finish_file(rec, record__timestamped(rec));
 }
 
 /* Checks the option combinations and derives the ring sizes. 0 or 129. */
@@ -604,8 +700,14 @@ static int record__check_opts(struct record *rec)
 	long page = sysconf(_SC_PAGESIZE);
 	u64 ring = opts->mmap_bytes ? opts->mmap_bytes : 128 * (u64)page;
 
-	if (opts->workload && (opts->target.pid || opts->target.tid)) {
-		pr_err("perf record: a command and -p/-t exclude each other\n");
+	if (opts->nr_cgroups && !opts->target.system_wide) {
+		pr_err("cgroup monitoring only available in system-wide mode\n");
+		return 129;
+	}
+	if (opts->overwrite && (opts->target.per_thread || opts->max_size)) {
+		pr_err("perf record: --overwrite and %s exclude each other: the flight recorder "
+		       "keeps per-CPU rings and sizes its dumps with -m\n",
+		       opts->max_size ? "--max-size" : "--per-thread");
 		return 129;
 	}
 	if (rec->data.pipe && opts->overwrite) {
@@ -631,6 +733,8 @@ static int record__check_opts(struct record *rec)
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
 	opts->mmap_bytes = opts->overwrite ? 256 * (u64)page : ring;
 	rec->keep_tracking = opts->overwrite || rec->so.kind;
+	/* as perf: at most a quarter of a ring waits for --mmap-flush */
+	opts->mmap_flush = MIN(opts->mmap_flush, opts->mmap_bytes / 4);
 	/* a size trigger is only checked when the rings are read: read them
 	 * often enough that files come out near the size asked for */
 	if (rec->so.kind == SWITCH_SIZE && !opts->overwrite)
@@ -729,6 +833,21 @@ int cmd_record(int argc, const char **argv)
 		OPT_STR_NEG('C', "cpu", &opts->target.cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_STR_NEG('p', "pid", &opts->target.pid, "pid", "record events on existing process id"),
 		OPT_STR_NEG('t', "tid", &opts->target.tid, "tid", "record events on existing thread id"),
+		OPT_BOOL(0, "per-thread", &opts->target.per_thread, "use per-thread mmaps"),
+		OPT_STR('u', "uid", &opts->target.uid_str, "user", "user to profile"),
+		OPT_CB_FLAGS('G', "cgroup", &rec, "name", "monitor event in cgroup name only",
+			     opt_cgroup, OPT_MULTI),
+		OPT_BOOL(0, "all-cgroups", &opts->all_cgroups, "Record cgroup events"),
+		OPT_CB('D', "delay", &rec, "ms", "ms to wait before starting measurement after "
+		       "program start (-1: start with events disabled)", opt_delay),
+		OPT_BOOL(0, "timestamp-filename", &opts->timestamp_filename,
+			 "append timestamp to output filename"),
+		OPT_BOOL(0, "timestamp-boundary", &opts->timestamp_boundary,
+			 "Record timestamp boundary (time of first/last samples)"),
+		OPT_CB(0, "max-size", &rec, "size", "Limit the maximum size of the output file",
+		       opt_max_size),
+		OPT_CB(0, "mmap-flush", &rec, "number", "Minimal number of bytes that is extracted "
+		       "from mmap data pages (default: 1)", opt_mmap_flush),
 		OPT_CB('c', "count", &rec, "n", "event period to sample", opt_count),
 		OPT_CB('F', "freq", &rec, "n", "profile at this frequency", opt_freq),
 		OPT_CB('m', "mmap-pages", &rec, "pages", "number of mmap data pages "
@@ -775,6 +894,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_TERMINATOR
 	};
 	int err = 0, ret = 1, status = 0, why = RUNNING;
+	const char *warn;
 
 	/* first of all: a SIGUSR2/SIGINT during set-up must wait for the loop */
 	err = record__setup_signals(&rec);
@@ -803,11 +923,21 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	opts->workload = argc > 0;
-	/* -a/-C watch everything; a workload alone is followed by its pid */
-	opts->per_task = opts->workload && !opts->target.system_wide && !opts->target.cpu_list;
-	if (!opts->workload && !opts->target.pid && !opts->target.tid)
+	if (!opts->workload && !opts->target.pid && !opts->target.tid && !opts->target.uid_str)
 		opts->target.system_wide = 1;
 	rec.data.pipe = !strcmp(opts->output, "-");
+	warn = target__validate(&opts->target);
+	if (warn && !opts->quiet)
+		pr_err("Warning:\n%s\n", warn);
+	if (opts->target.uid_str && target__parse_uid(&opts->target)) {
+		pr_err("perf record: -u/--uid: Invalid User: %s\n", opts->target.uid_str);
+		ret = 129;
+		goto out;
+	}
+	/* -a/-C watch everything, -p/-t/-u their tasks (the workload only says
+	 * how long); a workload alone is followed by its pid */
+	opts->per_task = opts->workload && !opts->target.system_wide && !opts->target.cpu_list &&
+			 !opts->target.pid && !opts->target.tid && !opts->target.uid_str;
 	ret = record__check_opts(&rec);
 	if (ret)
 		goto out;
@@ -815,7 +945,7 @@ int cmd_record(int argc, const char **argv)
 	/* a bad output is said now, not after a whole recording; stdout is
 	 * taken before the workload is forked, which must not inherit it */
 	if (rec.data.pipe ? perf_data__take_stdout(&rec.data, rec.err, sizeof(rec.err)) :
-	    perf_data__check_path(opts->output, rec.so.kind != SWITCH_NONE, rec.err,
+	    perf_data__check_path(opts->output, record__timestamped(&rec), rec.err,
 				  sizeof(rec.err))) {
 		pr_err("perf record: %s\n", rec.err);
 		goto out;
@@ -862,7 +992,7 @@ int cmd_record(int argc, const char **argv)
 		evlist__enable_tracking(rec.evlist);
 	if (record__synthesize(&rec))
 		goto out_abort;	/* said */
-	if (!opts->per_task)
+	if (!opts->per_task && !opts->delay_ms)
 		evlist__enable(rec.evlist);
 	if (opts->workload) {
 		err = workload__start(&rec.workload);
@@ -871,6 +1001,11 @@ int cmd_record(int argc, const char **argv)
 			goto out_abort;
 		}
 	}
+	/* -D: tracking runs already, samples start this long after the workload */
+	if (opts->nr_delay_edges)
+		rec.delay_base = now_ns();
+	if (opts->delay_ms && !opts->quiet)
+		pr_err("Events disabled\n");
 
 	err = record__loop(&rec, &why);
 	/* the reader of -o - is gone: nothing more can be recorded */

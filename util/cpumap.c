@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 static struct cpu_map *cpu_map__alloc(int nr)
 {
@@ -182,6 +184,19 @@ static int thread_map__add_tasks(struct thread_map **mp, pid_t pid)
 	return err;
 }
 
+/* A built map, or NULL with errno: err, or empty_err for an empty map. */
+static struct thread_map *thread_map__result(struct thread_map *m, int err, int empty_err)
+{
+	if (!err && m->nr == 0)
+		err = empty_err;
+	if (err) {
+		free(m);
+		errno = -err;
+		return NULL;
+	}
+	return m;
+}
+
 struct thread_map *thread_map__new_str(const char *list, int tids_only)
 {
 	struct thread_map *m = thread_map__alloc(0);
@@ -208,14 +223,31 @@ struct thread_map *thread_map__new_str(const char *list, int tids_only)
 		free(st);
 	}
 	free(copy);
-	if (!err && m->nr == 0)
-		err = -EINVAL;
-	if (err) {
-		free(m);
-		errno = -err;
-		return NULL;
+	return thread_map__result(m, err, -EINVAL);
+}
+
+struct thread_map *thread_map__new_uid(uid_t uid)
+{
+	struct thread_map *m = thread_map__alloc(0);
+	DIR *proc = opendir("/proc");
+	struct dirent *de;
+	int err = m && proc ? 0 : -errno;
+
+	while (!err && (de = readdir(proc))) {
+		struct stat st;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		/* a process's /proc directory belongs to its effective uid */
+		if (fstatat(dirfd(proc), de->d_name, &st, 0) || st.st_uid != uid)
+			continue;
+		err = thread_map__add_tasks(&m, atoi(de->d_name));
+		if (err == -ESRCH)
+			err = 0;	/* it exited meanwhile */
 	}
-	return m;
+	if (proc)
+		closedir(proc);
+	return thread_map__result(m, err, -ESRCH);
 }
 
 struct thread_map *thread_map__get(struct thread_map *map)

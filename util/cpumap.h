@@ -31,6 +31,10 @@ struct thread_map {
 /* All threads of each pid in a comma list (-p), or exactly the listed tids
  * (-t) when tids_only. NULL with errno set (ESRCH: no such process). */
 struct thread_map *thread_map__new_str(const char *list, int tids_only);
+/* Every thread of every process uid owns (-u), as /proc says now; a
+ * process that exits during the scan is left out. NULL with errno set
+ * (ESRCH: the user runs nothing). */
+struct thread_map *thread_map__new_uid(uid_t uid);
 /* The single-entry map {pid}; pid -1 means any task. */
 struct thread_map *thread_map__new_pid(pid_t pid);
 struct thread_map *thread_map__get(struct thread_map *map);

@@ -103,6 +103,18 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 	return 0;
 }
 
+/* --mmap-flush: does any ring hold enough to be written out? */
+static int drain__due(struct evlist *evlist, u64 flush)
+{
+	for (int c = 0; flush > 1 && c < evlist->nr_mmaps; c++) {
+		struct mmap *m = &evlist->fwd[c];
+
+		if (m->pc && mmap__read_head(m) - m->tail >= flush)
+			return 1;
+	}
+	return flush <= 1;
+}
+
 s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			  struct record_stats *st)
 {
@@ -114,6 +126,11 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 	s64 written = 0;
 	int err;
 
+	/* once one ring is due, all are written: a ring left behind would
+	 * hold records older than the FINISHED_ROUND after this pass, which
+	 * readers then find out of order */
+	if (!drain__due(evlist, sink->flush))
+		return 0;
 	for (int c = 0; c < evlist->nr_mmaps; c++) {
 		struct mmap *m = &evlist->fwd[c];
 		struct record_stats before;

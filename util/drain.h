@@ -27,6 +27,7 @@ struct drain_sink {
 	u64 pending_dropped;		/* records dropped for the cap */
 	u64 id_sample_type;		/* where a sample's time is (event__time()) */
 	struct evsel *trigger;		/* --switch-output-event: samples then have IDENTIFIER */
+	u64 flush;			/* --mmap-flush: nothing is drained until a ring holds this much */
 	int triggered;			/* a sample of trigger went by */
 };
 

@@ -134,13 +134,16 @@ static int evlist__attach_ring(struct mmap *ring, int fd, int cpu, size_t bytes,
 int evlist__mmap(struct evlist *evlist, size_t fwd_bytes, size_t bwd_bytes,
 		 char *errbuf, size_t errsz)
 {
+	/* --per-thread: events on "any CPU" get one ring per thread */
+	int per_thread = evlist->cpus->map[0] == -1;
 	int ncpu = evlist->cpus->nr, err = 0, need_bwd = 0;
+	int nr = per_thread ? evlist->threads->nr : ncpu;
 
 	for (int i = 0; i < evlist->nr_entries; i++)
 		need_bwd |= evlist->entries[i]->attr.write_backward;
-	evlist->fwd = calloc(ncpu, sizeof(struct mmap));
-	evlist->bwd = need_bwd ? calloc(ncpu, sizeof(struct mmap)) : NULL;
-	evlist->nr_mmaps = ncpu;
+	evlist->fwd = calloc(nr, sizeof(struct mmap));
+	evlist->bwd = need_bwd ? calloc(nr, sizeof(struct mmap)) : NULL;
+	evlist->nr_mmaps = nr;
 	if (!evlist->fwd || (need_bwd && !evlist->bwd)) {
 		snprintf(errbuf, errsz, "mmap: %s", strerror(ENOMEM));
 		return -ENOMEM;
@@ -151,11 +154,11 @@ int evlist__mmap(struct evlist *evlist, size_t fwd_bytes, size_t bwd_bytes,
 			int bw = e->attr.write_backward;
 
 			for (int t = 0; t < e->nr_threads && !err; t++) {
-				int fd = *evsel__fd(e, c, t);
+				int fd = *evsel__fd(e, c, t), r = per_thread ? t : c;
 
 				if (fd < 0)
 					continue;
-				err = evlist__attach_ring(bw ? &evlist->bwd[c] : &evlist->fwd[c], fd,
+				err = evlist__attach_ring(bw ? &evlist->bwd[r] : &evlist->fwd[r], fd,
 							  evlist->cpus->map[c],
 							  bw ? bwd_bytes : fwd_bytes, bw, errbuf, errsz);
 			}

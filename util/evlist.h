@@ -18,7 +18,7 @@ struct evlist {
 	int last_parse;		/* the first event of the last parse_events(): --filter's */
 	struct cpu_map *cpus;
 	struct thread_map *threads;
-	struct mmap *fwd;	/* [cpus->nr], .pc NULL where no forward event */
+	struct mmap *fwd;	/* [cpus->nr] (--per-thread: [threads->nr]), .pc NULL where unused */
 	struct mmap *bwd;	/* [cpus->nr] or NULL */
 	int nr_mmaps;
 	struct id_hash ids;	/* sample id -> evsel, filled by evlist__open() */

@@ -27,6 +27,7 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 	e->inherit = -1;
 	e->leader = e;
 	e->nr_members = 1;
+	e->cgroup_fd = -1;
 	e->name = strdup(name);
 	if (!e->name) {
 		evsel__delete(e);
@@ -41,6 +42,8 @@ void evsel__delete(struct evsel *e)
 	if (!e)
 		return;
 	evsel__close(e);
+	if (e->cgroup_fd >= 0)
+		close(e->cgroup_fd);
 	free(e->name);
 	free(e->tp_sys);
 	free(e->tp_name);
@@ -297,14 +300,17 @@ int evsel__open(struct evsel *e, struct cpu_map *cpus, struct thread_map *thread
 retry:
 	for (int c = 0; c < cpus->nr; c++) {
 		for (int t = 0; t < threads->nr; t++) {
+			/* -G: the kernel takes the cgroup's fd in place of a pid */
+			int cg = e->cgroup_fd >= 0 && threads->map[t] == -1;
 			int group_fd = evsel__is_leader(e) ? -1 : *evsel__fd(e->leader, c, t);
 			int fd;
 
 			/* the leader's thread exited before it could be opened */
 			if (!evsel__is_leader(e) && group_fd < 0)
 				continue;
-			fd = sys_perf_event_open(&e->attr, threads->map[t], cpus->map[c], group_fd,
-						 PERF_FLAG_FD_CLOEXEC);
+			fd = sys_perf_event_open(&e->attr, cg ? e->cgroup_fd : threads->map[t],
+						 cpus->map[c], group_fd, PERF_FLAG_FD_CLOEXEC |
+						 (cg ? PERF_FLAG_PID_CGROUP : 0));
 			if (fd < 0) {
 				err = errno;
 				/* a thread of -p that exited meanwhile is not an error */

@@ -28,6 +28,7 @@ struct evsel {
 	int has_callchain;	/* /call-graph=/, /max-stack=/: callchain overrides -g */
 	struct callchain_param callchain;
 	u16 max_stack;		/* /max-stack=N/: attr.sample_max_stack */
+	int cgroup_fd;		/* -G: its cgroup's directory, for PERF_FLAG_PID_CGROUP; or -1 */
 	int nr_cpus, nr_threads;
 	int *fd;
 	u64 *id;

@@ -72,7 +72,14 @@ static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 	const struct perf_event_attr *a = &e->attr;
 	enum callchain_mode cc = evsel_callchain(e, opts).mode;
 	int tracepoint = a->type == PERF_TYPE_TRACEPOINT;
-	u64 t = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	u64 t = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+
+	/* per-thread rings hold one task's samples in order: the stock perf
+	 * leaves their time out unless -T asks for it */
+	if (!opts->target.per_thread || opts->sample_time)
+		t |= PERF_SAMPLE_TIME;
+	if (opts->all_cgroups)
+		t |= PERF_SAMPLE_CGROUP;
 
 	/* a period fixed by -c (or a term) is in the attr, not each sample */
 	if (opts->period || !(e->user_period || opts->count))
@@ -269,7 +276,8 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 {
 	/* a flight recorder's tracking never shares a ring with samples; the
 	 * stock perf adds a dummy for CPUs, as tasks start and exit unseen */
-	int dummy = opts->overwrite || opts->target.system_wide || opts->target.cpu_list;
+	int dummy = opts->overwrite || opts->target.system_wide || opts->target.cpu_list ||
+		    opts->delay_ms;
 	int err = config_group_option(evlist, opts, errbuf, errsz);
 
 	if (err)
@@ -287,15 +295,20 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 		int dummy_event = dummy && e->tracking;
 
 		a->sample_id_all = 1;
-		a->inherit = !opts->no_inherit;
+		/* the kernel maps no ring of an inherited event on any CPU */
+		a->inherit = !opts->no_inherit && !opts->target.per_thread;
 		a->disabled = 1;
-		a->enable_on_exec = opts->per_task;
+		/* -D: only tracking starts with the workload, samples come later */
+		a->enable_on_exec = opts->per_task && (!opts->delay_ms || e->tracking);
 		config_selection(e, opts);
 		if (e->tracking)
 			config_tracking(e, opts);
 		if (dummy_event) {
-			a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-					 PERF_SAMPLE_CPU;
+			a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+			if (opts->target.system_wide || opts->target.cpu_list)
+				a->sample_type |= PERF_SAMPLE_CPU;
+			if (opts->all_cgroups)
+				a->sample_type |= PERF_SAMPLE_CGROUP;
 		} else {
 			a->sample_type = sample_type(e, opts);
 			config_period(e, opts);

@@ -1,6 +1,7 @@
 /* The steps of perf record's loop: what already exists, the drain, the
  * file in normal mode and its rotation, the flight recorder's dumps. */
 #include "util/record.h"
+#include "util/cgroup.h"
 #include "util/cpumap.h"
 #include "util/evlist.h"
 #include "util/synthetic.h"
@@ -49,7 +50,10 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 
 	if (err == -ENOENT && rec->opts.verbose)
 		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
-	err = 0;
+	/* --all-cgroups: the cgroups that exist, before the tasks in them */
+	err = rec->opts.all_cgroups && (synth & SYNTH_CGROUP) ? cgroup__synthesize(b, st) : 0;
+	if (err)
+		return err;
 	if (rec->opts.per_task || !(synth & SYNTH_TASK))
 		return b->err;
 	if (synth & SYNTH_MMAP) {
@@ -121,9 +125,10 @@ static int record__synthesize_tail(struct record *rec)
 	return err;
 }
 
-s64 record__drain(struct record *rec)
+static s64 record__drain_flush(struct record *rec, u64 flush)
 {
 	struct drain_sink sink = {
+		.flush = flush,
 		.data = rec->opts.overwrite || rec->write_failed ? NULL : &rec->data,
 		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
 		.pending = rec->opts.overwrite ? &rec->pending : NULL,
@@ -137,6 +142,16 @@ s64 record__drain(struct record *rec)
 	if (sink.triggered)
 		record__ask_switch(rec);
 	return w;
+}
+
+s64 record__drain(struct record *rec)
+{
+	return record__drain_flush(rec, 0);
+}
+
+s64 record__drain_ready(struct record *rec)
+{
+	return record__drain_flush(rec, rec->opts.mmap_flush);
 }
 
 void record__ask_switch(struct record *rec)
@@ -157,7 +172,8 @@ static void removed_file(const char *path, void *arg)
 /* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
 static char *record__next_path(struct record *rec)
 {
-	return rec->so.kind ? switch_output__name(&rec->so, rec->opts.output) : strdup(rec->opts.output);
+	return record__timestamped(rec) ? switch_output__name(&rec->so, rec->opts.output) :
+	       strdup(rec->opts.output);
 }
 
 static struct header_info record__info(struct record *rec)
@@ -180,7 +196,7 @@ static void record__placed(struct record *rec, const char *placed, int no_featur
 		pr_err("perf record: %s: no room left for the header features: the file holds "
 		       "the data without them\n", placed);
 	rec->files++;
-	if (!rec->so.kind && strcmp(placed, rec->opts.output))
+	if (!record__timestamped(rec) && strcmp(placed, rec->opts.output))
 		pr_err("perf record: %s could not be replaced or kept as %s.old: the data is "
 		       "in %s\n", rec->opts.output, rec->opts.output, placed);
 	if (announce && !rec->opts.quiet)
@@ -386,4 +402,54 @@ int record__size_reached(struct record *rec)
 		return (rec->stats.samples || rec->stats.lost) &&
 		       rec->data.data_size - rec->switch_base >= rec->so.size;
 	return dump__fresh_bytes(rec->dump) >= rec->so.size;
+}
+
+/* one "A-B" of -D: A and B after *last, A before B */
+static int delay__range(struct record_opts *o, char *tok, u64 *last)
+{
+	char *dash = strchr(tok, '-');
+	u64 on, off;
+
+	if (!dash || o->nr_delay_edges + 2 > DELAY_EDGES_MAX)
+		return -EINVAL;
+	*dash = '\0';
+	if (parse_u64_range(tok, *last, INT32_MAX, &on) ||
+	    parse_u64_range(dash + 1, on + 1, INT32_MAX, &off))
+		return -EINVAL;
+	o->delay_edges[o->nr_delay_edges++] = on;
+	o->delay_edges[o->nr_delay_edges++] = off;
+	*last = off;
+	return 0;
+}
+
+int record__parse_delay(struct record_opts *o, const char *arg)
+{
+	char *copy, *tok, *save = NULL;
+	u64 ms, last = 0;
+	int err = 0;
+
+	o->nr_delay_edges = 0;
+	if (!strcmp(arg, "-1")) {
+		o->delay_ms = -1;
+		return 0;
+	}
+	if (!strchr(arg, '-')) {
+		if (parse_u64_range(arg, 0, INT32_MAX, &ms))
+			return -EINVAL;
+		o->delay_ms = ms;
+		o->delay_edges[0] = ms;
+		o->nr_delay_edges = ms > 0;
+		return 0;
+	}
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
+		err = delay__range(o, tok, &last);
+	free(copy);
+	if (!err && !o->nr_delay_edges)
+		err = -EINVAL;
+	/* from 0 on, the events start enabled as without -D */
+	o->delay_ms = err ? 0 : o->delay_edges[0];
+	return err;
 }

@@ -25,10 +25,20 @@ enum {
 	SYNTH_CGROUP = 4,
 	SYNTH_ALL = SYNTH_TASK | SYNTH_MMAP | SYNTH_CGROUP,
 };
+#define DELAY_EDGES_MAX 64	/* -D: 32 ranges */
 
 /* Everything the record command line asks for. */
 struct record_opts {
 	struct target target;
+	int delay_ms;		/* -D: events start disabled (-1: until --control enable) */
+	int nr_delay_edges;	/* -D MSECS or A-B,C-D: the times (ms after the workload */
+	u32 delay_edges[DELAY_EDGES_MAX];	/* starts) to enable, disable, enable... */
+	int timestamp_filename;	/* --timestamp-filename: OUTPUT.<timestamp> */
+	int timestamp_boundary;	/* --timestamp-boundary: SAMPLE_TIME (always written) */
+	u64 max_size;		/* --max-size: stop once the file holds this many bytes (0: no cap) */
+	u64 mmap_flush;		/* --mmap-flush: the rings wait until one holds this many bytes */
+	int all_cgroups;	/* --all-cgroups: CGROUP in samples, PERF_RECORD_CGROUP records */
+	int nr_cgroups;		/* -G names given so far, empty ones included */
 	const char *output;
 	int tail_synthesize;	/* --tail-synthesize: what exists is described at the end */
 	unsigned int no_synth;	/* --synth: the SYNTH_* kinds left out (0: all) */
@@ -57,6 +67,10 @@ struct record_opts {
 	int workload;		/* a command was given */
 	int per_task;		/* events follow the workload's pid (no -a/-C) */
 };
+
+/* -D: MSECS, -1, or ranges A-B,C-D,... (ms, increasing) into opts. 0 or
+ * -EINVAL. */
+int record__parse_delay(struct record_opts *opts, const char *arg);
 
 /* Fills every event's attr from the options (sample_type, period/freq,
  * inherit, enable_on_exec, write_backward) and appends the dummy tracking
@@ -91,6 +105,8 @@ struct record {
 	int switch_pending;		/* one switch, however many triggers asked */
 	u64 switch_base;		/* normal mode: data_size when this file's own data began */
 	u64 next_switch;		/* SWITCH_TIME deadline, ns */
+	u64 delay_base;			/* -D: when the workload started, ns (0: no plan to follow) */
+	int delay_edge;			/* -D: the next of opts.delay_edges */
 	int files;
 	int write_failed;		/* normal mode: the file could take no more */
 	u64 tracking_max;
@@ -120,6 +136,8 @@ int record__start_file(struct record *rec, const void *prelude, size_t len);
 /* Empties the forward rings into the file / tracking log / pending buffer.
  * Bytes drained or -errno; sets rec->switch_pending on a trigger event. */
 s64 record__drain(struct record *rec);
+/* The same, in the loop: nothing until a ring holds --mmap-flush bytes. */
+s64 record__drain_ready(struct record *rec);
 /* Normal mode: finishes the current file under its final name (with what
  * was written so far, after a write error too). */
 int record__finish_file(struct record *rec, int announce);
@@ -142,5 +160,11 @@ void record__send_acks(struct record *rec, int *acks);
 int record__switch(struct record *rec);
 /* Has a size trigger's worth of data come in since the last switch? */
 int record__size_reached(struct record *rec);
+
+/* Files are named OUTPUT.<timestamp> (--switch-output, --timestamp-filename). */
+static inline int record__timestamped(const struct record *rec)
+{
+	return rec->so.kind != SWITCH_NONE || rec->opts.timestamp_filename;
+}
 
 #endif

@@ -1,7 +1,10 @@
 #include "util/target.h"
 
+#include "util/util.h"
+
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -98,5 +101,42 @@ int workload__exit_code(int status)
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
+	return 0;
+}
+
+const char *target__validate(struct target *t)
+{
+	const char *warn = NULL;
+
+	if ((t->pid || t->tid) && t->uid_str) {
+		t->uid_str = NULL;
+		warn = "PID/TID switch overriding UID";
+	}
+	if (t->uid_str && t->cpu_list) {
+		t->cpu_list = NULL;
+		warn = "UID switch overriding CPU";
+	}
+	if (t->uid_str && t->system_wide) {
+		t->system_wide = 0;
+		warn = "UID switch overriding SYSTEM";
+	}
+	if (t->per_thread && (t->system_wide || t->cpu_list)) {
+		t->per_thread = 0;
+		warn = warn ? warn : "SYSTEM/CPU switch overriding PER-THREAD";
+	}
+	return warn;
+}
+
+int target__parse_uid(struct target *t)
+{
+	struct passwd *pw = getpwnam(t->uid_str);
+	u64 n;
+
+	/* a name first, as a user may be called "1000"; then a known number */
+	if (!pw && !parse_u64(t->uid_str, &n) && n < (uid_t)-1)
+		pw = getpwuid((uid_t)n);
+	if (!pw)
+		return -ENOENT;
+	t->uid = pw->pw_uid;
 	return 0;
 }

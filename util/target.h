@@ -9,7 +9,17 @@ struct target {
 	const char *tid;	/* -t list */
 	const char *cpu_list;	/* -C list */
 	int system_wide;	/* -a */
+	const char *uid_str;	/* -u: a user name or number */
+	uid_t uid;		/* ... as resolved by target__parse_uid() */
+	int per_thread;		/* --per-thread: rings per thread, no per-CPU events */
 };
+
+/* Settles the switches that override others, as perf does: -p/-t win over
+ * -u, -u over -a and -C, -a and -C over --per-thread. Returns the warning
+ * to print ("UID switch overriding SYSTEM"...), or NULL. */
+const char *target__validate(struct target *t);
+/* -u: a user name, or the number of a user that exists. 0 or -ENOENT. */
+int target__parse_uid(struct target *t);
 
 /* A forked child that waits for workload__start() before it execs. */
 struct workload {

@@ -1,0 +1,30 @@
+#ifndef PERF_CGROUP_H
+#define PERF_CGROUP_H
+
+#include <stddef.h>
+#include "util/util.h"
+
+struct buf;
+struct evlist;
+
+/* Where perf_event cgroups live: a cgroup v1 mount with the perf_event
+ * controller, else the cgroup2 mount. 0 or -ENOENT (none mounted). */
+int cgroup__mountpoint(char *path, size_t sz);
+
+/* -G NAME: the cgroup's directory, opened for PERF_FLAG_PID_CGROUP. The
+ * fd, or -errno with errbuf naming the path. */
+int cgroup__open(const char *name, char *errbuf, size_t errsz);
+
+/* -G A,B,...: the Nth cgroup named on the command line (*nr counts them
+ * across -G options, empty names too) goes to the Nth event; when only
+ * one was named, it goes to every event, as perf does. The events come
+ * first. 0 or -errno with errbuf set. */
+int cgroup__assign(struct evlist *evlist, const char *arg, int *nr, char *errbuf,
+		   size_t errsz);
+
+/* --all-cgroups: one PERF_RECORD_CGROUP (id and path under the mount) for
+ * every cgroup that exists, so samples of tasks in cgroups made before the
+ * recording have a name. 0 or -errno. */
+int cgroup__synthesize(struct buf *out, u64 sample_type);
+
+#endif
