@@ -56,8 +56,7 @@ void evsel__close(struct evsel *e)
 	e->nr_cpus = e->nr_threads = 0;
 }
 
-/* An integer from /proc/sys/kernel/NAME, or def when it cannot be read. */
-static long sysctl__read(const char *name, long def)
+long sysctl__read(const char *name, long def)
 {
 	char path[128], *s;
 	long v;

@@ -11,6 +11,7 @@ enum opt_flags {
 	OPT_OPTARG = 2,	/* value only with --long=VAL */
 	OPT_NEG    = 8,	/* a value option that --no-long resets */
 	OPT_MULTI  = 16,	/* a value option that may be given again (-e) */
+	OPT_NOARG  = 32,	/* a callback that takes no value (arg is NULL) */
 };
 
 /* Negation is opt-in where it would hand a callback no value: booleans and

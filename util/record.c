@@ -20,12 +20,13 @@ int record__synthesize(struct record *rec)
 	static const struct perf_event_header fin = {
 		.type = PERF_RECORD_FINISHED_INIT, .size = sizeof(fin)
 	};
-	struct build_id_cache *bids = build_id_cache__new();
+	/* -B: maps without build ids, as the kernel's are then */
+	struct build_id_cache *bids = rec->opts.no_buildid ? NULL : build_id_cache__new();
 	struct thread_map *threads = rec->evlist->threads;
 	struct buf b = { 0 };
 	int err;
 
-	if (!bids)
+	if (!bids && !rec->opts.no_buildid)
 		return -ENOMEM;
 	err = synthesize__kernel_mmap(&b, st);
 	if (err == -ENOENT && rec->opts.verbose)
