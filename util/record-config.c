@@ -56,8 +56,10 @@ static void config_tracking(struct perf_event_attr *a, const struct record_opts 
 }
 
 /* What the options that add one field each ask for, on every event as
- * perf does (the tracking dummy too, though it never samples). */
-static void config_extras(struct perf_event_attr *a, const struct record_opts *opts)
+ * perf does: the tracking dummy too, though it never samples, except for
+ * registers. */
+static void config_extras(struct perf_event_attr *a, const struct record_opts *opts,
+			  int dummy_event)
 {
 	u64 t = 0;
 
@@ -73,15 +75,17 @@ static void config_extras(struct perf_event_attr *a, const struct record_opts *o
 		t |= PERF_SAMPLE_DATA_PAGE_SIZE;
 	if (opts->sample_code_page_size)
 		t |= PERF_SAMPLE_CODE_PAGE_SIZE;
-	if (opts->sample_intr_regs)
+	if (opts->sample_intr_regs && !dummy_event)
 		t |= PERF_SAMPLE_REGS_INTR;
-	if (opts->sample_user_regs)
+	if (opts->sample_user_regs && !dummy_event)
 		t |= PERF_SAMPLE_REGS_USER;
 	if (opts->sample_identifier)
 		t |= PERF_SAMPLE_IDENTIFIER;
 	a->sample_type |= t;
-	a->sample_regs_intr |= opts->sample_intr_regs;
-	a->sample_regs_user |= opts->sample_user_regs;
+	if (!dummy_event) {
+		a->sample_regs_intr |= opts->sample_intr_regs;
+		a->sample_regs_user |= opts->sample_user_regs;
+	}
 	if (opts->inherit_stat || opts->running_time)
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (opts->inherit_stat) {
@@ -250,7 +254,7 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 				e->overwrite = opts->overwrite;
 			a->write_backward = e->overwrite;
 		}
-		config_extras(a, opts);
+		config_extras(a, opts, dummy_event);
 		if (opts->use_clockid) {
 			a->use_clockid = 1;
 			a->clockid = opts->clockid;
