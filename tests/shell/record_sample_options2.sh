@@ -227,6 +227,10 @@ for bad in foo 99 1x ""; do
 		fail "-k '$bad': rc $rc: $(cat bad.err)"
 done
 grep -qx "unknown clockid , check man page" bad.err || fail "-k '': $(cat bad.err)"
+# a clock the system reads but events cannot use (CPU time): refused at open
+"$PERF" record -o bad.data -k 2 -- true 2> bad.err
+[ $? = 1 ] && [ "$(grep -c . bad.err)" = 1 ] && grep -q "wrong clockid (2)" bad.err ||
+	fail "-k 2: $(cat bad.err)"
 "$PERF" record -o bad.data -k raw --overwrite -- true 2> bad.err
 [ $? = 129 ] && grep -q -- "--overwrite" bad.err || fail "-k raw --overwrite: $(cat bad.err)"
 
