@@ -190,8 +190,8 @@ static int opt_realtime(const struct option *opt, const char *arg, int unset)
 	u64 prio;
 
 	(void)unset;
-	if (opt_number("-r/--realtime", arg, sched_get_priority_min(SCHED_FIFO),
-		       sched_get_priority_max(SCHED_FIFO), &prio))
+	/* 0 leaves the policy alone, as with perf */
+	if (opt_number("-r/--realtime", arg, 0, sched_get_priority_max(SCHED_FIFO), &prio))
 		return -1;
 	opt_record(opt)->opts.realtime_prio = prio;
 	return 0;
