@@ -209,7 +209,9 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 			buf__u64(&body, (u64)res.tv_sec * 1000000000ULL + res.tv_nsec);
 			break;
 		}
-		case HEADER_CLOCK_DATA: feat_clock_data(&body, info->evlist->entries[0]->attr.clockid); break;
+		case HEADER_CLOCK_DATA:
+			feat_clock_data(&body, info->evlist->entries[0]->attr.clockid);
+			break;
 		case HEADER_SAMPLE_TIME:
 			buf__u64(&body, info->first_sample_time);
 			buf__u64(&body, info->last_sample_time);

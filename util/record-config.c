@@ -185,7 +185,6 @@ static void config_ids(struct evlist *evlist)
 
 	if (first & PERF_SAMPLE_IDENTIFIER)
 		add = PERF_SAMPLE_IDENTIFIER;	/* --sample-identifier */
-
 	if (evlist->nr_entries < 2)
 		return;
 	/* a --switch-output-event is found by the drain at the sample's start */
