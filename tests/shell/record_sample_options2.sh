@@ -305,4 +305,7 @@ for o in -b --branch-any "-j any" "--branch-filter any" --aux-sample -S --snapsh
 	[ $rc = 129 ] && [ "$(grep -c . bad.err)" = 1 ] && [ ! -e bad.data ] &&
 		grep -q -- "${name%%=*}" bad.err || fail "$o: rc $rc: $(cat bad.err)"
 done
+# a flag that is refused takes no value either
+"$PERF" record -o bad.data --kcore=1 -- true 2> bad.err
+[ $? = 129 ] && grep -qx "Error: option \`kcore' takes no value" bad.err || fail "--kcore=1: $(cat bad.err)"
 exit 0
