@@ -9,15 +9,18 @@
 #include "util/parse-events.h"
 #include "util/parse-options.h"
 #include "util/record.h"
+#include "util/regs.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NR_FIXED_FDS 3	/* signalfd, control fd, dump writer */
@@ -111,6 +114,10 @@ static int opt_count(const struct option *opt, const char *arg, int unset)
 static int opt_freq(const struct option *opt, const char *arg, int unset)
 {
 	(void)unset;
+	if (!strcmp(arg, "max")) {
+		opt_record(opt)->opts.freq_max = 1;	/* read once the options are known */
+		return 0;
+	}
 	return opt_number("-F/--freq", arg, 1, SAMPLE_FREQ_MAX, &opt_record(opt)->opts.freq);
 }
 
@@ -182,6 +189,128 @@ static int opt_synth(const struct option *opt, const char *arg, int unset)
 		p += n;
 	} while (*p++ == ',');
 	opt_record(opt)->opts.no_synth = SYNTH_ALL & ~(no ? 0 : synth);
+	return 0;
+}
+
+/* -I/--intr-regs, --user-regs: no value means every register */
+static int opt_regs(struct record *rec, const char *arg, const char *listing, u64 *mask)
+{
+	int err;
+
+	if (!regs__default_mask()) {
+		pr_err("perf record: sampling registers by name is not supported on this "
+		       "architecture\n");
+		return -1;
+	}
+	if (!*arg) {
+		*mask = regs__default_mask();
+		return 0;
+	}
+	err = regs__parse(arg, listing, mask, rec->err, sizeof(rec->err));
+	if (err < 0)
+		pr_err("%s\n", rec->err);
+	return err ? -1 : 0;
+}
+
+static int opt_intr_regs(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_regs(opt_record(opt), arg, "-I", &opt_record(opt)->opts.sample_intr_regs);
+}
+
+static int opt_user_regs(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_regs(opt_record(opt), arg, "--user-regs=",
+			&opt_record(opt)->opts.sample_user_regs);
+}
+
+/* -k: perf's names (with or without CLOCK_), its short aliases, or a
+ * number; a clock this system cannot read is refused now, not at open */
+static int opt_clockid(const struct option *opt, const char *arg, int unset)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
+		{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "real", CLOCK_REALTIME }, { "boot", CLOCK_BOOTTIME },
+	};
+	struct record_opts *opts = &opt_record(opt)->opts;
+	const char *name = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
+	struct timespec res;
+	u64 id = 0;
+	size_t i;
+
+	(void)unset;
+	for (i = 0; i < ARRAY_SIZE(clocks) && strcasecmp(name, clocks[i].name); i++)
+		;
+	if (i < ARRAY_SIZE(clocks))
+		id = clocks[i].id;
+	else if (parse_u64_range(arg, 0, INT32_MAX, &id)) {
+		pr_err("unknown clockid %s, check man page\n", arg);
+		return -1;
+	}
+	if (clock_getres(id, &res)) {
+		pr_err("perf record: clockid %s: %s\n", arg, strerror(errno));
+		return -1;
+	}
+	opts->use_clockid = 1;
+	opts->clockid = id;
+	return 0;
+}
+
+static int opt_realtime(const struct option *opt, const char *arg, int unset)
+{
+	u64 prio;
+
+	(void)unset;
+	/* 0 leaves the policy alone, as with perf */
+	if (opt_number("-r/--realtime", arg, 0, sched_get_priority_max(SCHED_FIFO), &prio))
+		return -1;
+	opt_record(opt)->opts.realtime_prio = prio;
+	return 0;
+}
+
+static int opt_proc_map_timeout(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_number("--proc-map-timeout", arg, 1, UINT32_MAX,
+			  &opt_record(opt)->opts.proc_map_timeout);
+}
+
+/* Options for hardware or file layouts this perf does not have: refused
+ * by name, the reason being the option's value pointer. */
+static int opt_refuse(const struct option *opt, const char *arg, int unset)
+{
+	(void)arg;
+	(void)unset;
+	pr_err("perf record: %s\n", (const char *)opt->value);
+	return -1;
+}
+
+/* What the sample options need checked together, once all are parsed.
+ * 0, or 129 after saying why. */
+static int record__check_sample_opts(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+
+	if (opts->use_clockid && opts->overwrite && opts->clockid != CLOCK_MONOTONIC) {
+		pr_err("perf record: --overwrite records with -k monotonic: dumps compare sample "
+		       "times with CLOCK_MONOTONIC\n");
+		return 129;
+	}
+	if (opts->freq_max) {
+		long max = sysctl__read("perf_event_max_sample_rate", 0);
+
+		if (max <= 0) {
+			pr_err("perf record: -F max: cannot read "
+			       "/proc/sys/kernel/perf_event_max_sample_rate\n");
+			return 129;
+		}
+		opts->freq = max;
+		if (!opts->quiet)
+			pr_err("info: Using a maximum frequency rate of %ld Hz\n", max);
+	}
 	return 0;
 }
 
@@ -873,6 +1002,68 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOL('n', "no-samples", &opts->no_samples, "don't sample"),
 		OPT_BOOL(0, "no-buffering", &opts->no_buffering, "collect data without buffering"),
 		OPT_BOOL(0, "no-bpf-event", &opts->no_bpf_event, "do not record bpf events"),
+		OPT_BOOL(0, "user-callchains", &opts->user_callchains, "collect user callchains"),
+		OPT_BOOL(0, "kernel-callchains", &opts->kernel_callchains,
+			 "collect kernel callchains"),
+		OPT_BOOL('W', "weight", &opts->sample_weight, "sample by weight (on special "
+			 "events only)"),
+		OPT_BOOL(0, "phys-data", &opts->sample_phys_addr, "Record the sample physical "
+			 "addresses"),
+		OPT_BOOL(0, "data-page-size", &opts->sample_data_page_size, "Record the sampled "
+			 "data address data page size"),
+		OPT_BOOL(0, "code-page-size", &opts->sample_code_page_size, "Record the sampled "
+			 "code address (ip) page size"),
+		OPT_CB_OPTARG('I', "intr-regs", &rec, "any register", "sample selected machine "
+			      "registers on interrupt, use '-I?' to list register names",
+			      opt_intr_regs, "", 0),
+		OPT_CB_OPTARG(0, "user-regs", &rec, "any register", "sample selected machine "
+			      "registers in user space, use '--user-regs=?' to list register names",
+			      opt_user_regs, "", 0),
+		OPT_BOOL('s', "stat", &opts->inherit_stat, "per thread counts"),
+		OPT_BOOL(0, "running-time", &opts->running_time, "Record running/enabled time of "
+			 "read (:S) events"),
+		OPT_BOOL(0, "sample-identifier", &opts->sample_identifier, "Record the sample "
+			 "identifier"),
+		OPT_CB('k', "clockid", &rec, "clockid", "clockid to use for events, see "
+		       "clock_gettime()", opt_clockid),
+		OPT_BOOL(0, "switch-events", &opts->switch_events, "Record context switch events"),
+		OPT_BOOL(0, "namespaces", &opts->namespaces, "Record namespaces events"),
+		OPT_CB('r', "realtime", &rec, "n", "collect data with this RT SCHED_FIFO priority",
+		       opt_realtime),
+		OPT_CB(0, "proc-map-timeout", &rec, "n", "per thread proc mmap processing timeout "
+		       "in ms (accepted: maps are read whole)", opt_proc_map_timeout),
+		OPT_BOOL(0, "dry-run", &opts->dry_run, "Parse options then exit"),
+		OPT_BOOL('B', "no-buildid", &opts->no_buildid, "do not collect buildids in "
+			 "perf.data"),
+		OPT_BOOL('N', "no-buildid-cache", &opts->no_buildid_cache, "do not update the "
+			 "buildid cache (accepted: this perf keeps none)"),
+		OPT_BOOL(0, "buildid-all", &opts->buildid_all, "Record build-id of all DSOs "
+			 "regardless of hits (accepted: maps of existing tasks always have them)"),
+		OPT_BOOL(0, "buildid-mmap", &opts->buildid_mmap, "Record build-id in map events "
+			 "(the default here)"),
+		OPT_CB_FLAGS('b', "branch-any", "-b/--branch-any needs a PMU that samples taken "
+			     "branches (LBR, BRBE), which this perf does not support", NULL,
+			     "sample any taken branches (not supported)", opt_refuse, OPT_NOARG),
+		OPT_CB('j', "branch-filter", "-j/--branch-filter needs a PMU that samples taken "
+		       "branches (LBR, BRBE), which this perf does not support", "branch filter "
+		       "mask", "branch stack filter modes (not supported)", opt_refuse),
+		OPT_CB_OPTARG(0, "aux-sample", "--aux-sample needs an AUX-capable PMU (intel_pt, "
+			      "arm_spe...), which this perf does not support", "opts",
+			      "sample AUX area (not supported)", opt_refuse, "", 0),
+		OPT_CB_OPTARG('S', "snapshot", "-S/--snapshot is AUX area snapshot mode, which needs "
+			      "an AUX-capable PMU this perf does not support (--overwrite is its "
+			      "flight recorder of samples)", "opts", "AUX area tracing Snapshot Mode "
+			      "(not supported)", opt_refuse, "", 0),
+		OPT_CB_FLAGS(0, "kcore", "--kcore copies /proc/kcore into a perf.data directory, "
+			     "an output layout this perf does not write", NULL,
+			     "copy /proc/kcore (not supported)", opt_refuse, OPT_NOARG),
+		OPT_CB(0, "affinity", "--affinity moves the trace reading thread between CPUs; "
+		       "this perf reads every ring from its one thread where it runs", "node|cpu",
+		       "Set affinity mask of trace reading thread (not supported)", opt_refuse),
+		OPT_CB_OPTARG(0, "threads", "--threads writes one data file per reading thread into "
+			      "a perf.data directory, an output layout this perf does not write",
+			      "spec", "write collected trace data into several data files using "
+			      "parallel threads (not supported)", opt_refuse, "", 0),
 		OPT_BOOL(0, "overwrite", &opts->overwrite, "flight recorder: samples in overwriting "
 			 "backward rings, dumped on --switch-output triggers and at the end"),
 		OPT_CB_OPTARG(0, "switch-output", &rec, "signal|size|time", "switch output (dump "
@@ -939,6 +1130,8 @@ int cmd_record(int argc, const char **argv)
 	opts->per_task = opts->workload && !opts->target.system_wide && !opts->target.cpu_list &&
 			 !opts->target.pid && !opts->target.tid && !opts->target.uid_str;
 	ret = record__check_opts(&rec);
+	if (!ret)
+		ret = record__check_sample_opts(&rec);
 	if (ret)
 		goto out;
 	ret = 1;
@@ -956,6 +1149,14 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (record__add_switch_event(&rec))
 		goto out;
+	if (opts->dry_run) {
+		/* as perf: everything is parsed and configured, nothing is opened */
+		if (record__config(rec.evlist, opts, rec.err, sizeof(rec.err)))
+			pr_err("perf record: %s\n", rec.err);
+		else
+			ret = 0;
+		goto out;
+	}
 	if (rec.control_spec && control__open(&rec.control, rec.control_spec, rec.err,
 					      sizeof(rec.err))) {
 		pr_err("perf record: %s\n", rec.err);
@@ -983,6 +1184,12 @@ int cmd_record(int argc, const char **argv)
 		err = record__setup_dumps(&rec);
 	if (err) {
 		pr_err("perf record: %s\n", rec.err);
+		goto out;
+	}
+	/* after the fork: the workload keeps its own policy, as with perf */
+	if (opts->realtime_prio &&
+	    sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ opts->realtime_prio })) {
+		pr_err("perf record: Could not set realtime priority: %s\n", strerror(errno));
 		goto out;
 	}
 	tracking__init(&rec.tracking, rec.tracking_max, record__id_sample_type(rec.evlist));

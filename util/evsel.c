@@ -77,7 +77,7 @@ int evsel__append_filter(struct evsel *e, const char *filter)
 }
 
 /* An integer from /proc/sys/kernel/NAME, or def when it cannot be read. */
-static long sysctl__read(const char *name, long def)
+long sysctl__read(const char *name, long def)
 {
 	char path[128], *s;
 	long v;
@@ -181,6 +181,15 @@ static void evsel__open_strerror(struct evsel *e, int err, pid_t tid, int cpu,
 			 "(record fewer events or CPUs, or raise 'ulimit -Hn' as root)",
 			 e->name, (unsigned long long)rl.rlim_max);
 		break;
+	case EINVAL:
+		/* the clock is the usual culprit, as perf says: -k 2 is a CPU-time
+		 * clock that clock_getres() takes and events do not */
+		if (e->attr.use_clockid) {
+			snprintf(buf, sz, "%s: wrong clockid (%d): perf_event_open: %s", e->name,
+				 e->attr.clockid, strerror(err));
+			break;
+		}
+		/* fall through */
 	default:
 		snprintf(buf, sz, "%s: perf_event_open: %s", e->name, strerror(err));
 	}

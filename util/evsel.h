@@ -67,4 +67,7 @@ static inline int *evsel__fd(struct evsel *e, int cpu_idx, int thread_idx)
 int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);
 
+/* An integer from /proc/sys/kernel/NAME, or def when it cannot be read. */
+long sysctl__read(const char *name, long def);
+
 #endif

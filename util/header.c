@@ -97,6 +97,21 @@ static void feat_cmdline(struct buf *b, const struct header_info *info)
 		put_string(b, i == 0 && n > 0 ? exe : info->argv[i]);
 }
 
+/* Version 1: the sample clock and the time of day read at one moment,
+ * which is all a reader needs to turn sample times into wall-clock times
+ * (perf script -F tod). Any moment will do: now. */
+static void feat_clock_data(struct buf *b, int clockid)
+{
+	struct timespec tod, clk = { 0, 0 };
+
+	clock_gettime(CLOCK_REALTIME, &tod);
+	clock_gettime(clockid, &clk);
+	buf__u32(b, 1);
+	buf__u32(b, clockid);
+	buf__u64(b, (u64)tod.tv_sec * 1000000000ULL + tod.tv_nsec);
+	buf__u64(b, (u64)clk.tv_sec * 1000000000ULL + clk.tv_nsec);
+}
+
 static void feat_event_desc(struct buf *b, const struct evlist *evlist)
 {
 	buf__u32(b, evlist->nr_entries);
@@ -181,8 +196,10 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		feats[nfeat++] = HEADER_GROUP_DESC;
 	if (info->last_sample_time)
 		feats[nfeat++] = HEADER_SAMPLE_TIME;
-	if (info->evlist && info->evlist->nr_entries && info->evlist->entries[0]->attr.use_clockid)
+	if (info->evlist && info->evlist->nr_entries && info->evlist->entries[0]->attr.use_clockid) {
 		feats[nfeat++] = HEADER_CLOCKID;
+		feats[nfeat++] = HEADER_CLOCK_DATA;
+	}
 
 	/* the table of {offset,size} comes first, then the bodies in bit order */
 	table_at = out->len;
@@ -211,6 +228,9 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 			buf__u64(&body, (u64)res.tv_sec * 1000000000ULL + res.tv_nsec);
 			break;
 		}
+		case HEADER_CLOCK_DATA:
+			feat_clock_data(&body, info->evlist->entries[0]->attr.clockid);
+			break;
 		case HEADER_SAMPLE_TIME:
 			buf__u64(&body, info->first_sample_time);
 			buf__u64(&body, info->last_sample_time);

@@ -193,8 +193,9 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 				return PARSE_OPT_ERROR;
 			}
 			u = (struct opt_use){ o, 0, 1 };
-			/* the rest of the cluster, or the next argument, is the value */
-			last = takes_arg(o) && !(o->flags & OPT_OPTARG);
+			/* the rest of the cluster, or the next argument, is the value;
+			 * an optional one is only the rest of the cluster (-I?) */
+			last = takes_arg(o) && (!(o->flags & OPT_OPTARG) || c[1]);
 			if (run_opt(&u, last && c[1] ? c + 1 : NULL, last ? argv[i + 1] : NULL,
 				    &seen[o - opts], &consumed))
 				return PARSE_OPT_ERROR;

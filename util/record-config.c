@@ -59,10 +59,53 @@ static void config_tracking(struct evsel *e, const struct record_opts *opts)
 	a->task = 1;
 	a->ksymbol = !opts->no_bpf_event;
 	a->bpf_event = !opts->no_bpf_event;
-	a->build_id = 1;
+	/* MMAP2 records say build ids: there is no later pass to find them */
+	a->build_id = !opts->no_buildid;
 	a->cgroup = 1;
+	a->context_switch = opts->switch_events;
+	a->namespaces = opts->namespaces;
 	/* the stock records data mmaps where sample addresses are asked for */
 	a->mmap_data = opts->sample_address || evsel_callchain(e, opts).mode == CALLCHAIN_DWARF;
+}
+
+/* What the options that add one field each ask for, on every event as
+ * perf does: the tracking dummy too, though it never samples, except for
+ * registers. */
+static void config_extras(struct perf_event_attr *a, const struct record_opts *opts,
+			  int dummy_event)
+{
+	u64 t = 0;
+
+	if (opts->sample_weight)
+#if defined(__x86_64__) || defined(__i386__)
+		t |= PERF_SAMPLE_WEIGHT_STRUCT;	/* as perf on x86: latencies in two halves */
+#else
+		t |= PERF_SAMPLE_WEIGHT;
+#endif
+	if (opts->sample_phys_addr)
+		t |= PERF_SAMPLE_PHYS_ADDR;
+	if (opts->sample_data_page_size)
+		t |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (opts->sample_code_page_size)
+		t |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (opts->sample_intr_regs && !dummy_event)
+		t |= PERF_SAMPLE_REGS_INTR;
+	if (opts->sample_user_regs && !dummy_event)
+		t |= PERF_SAMPLE_REGS_USER;
+	if (opts->sample_identifier)
+		t |= PERF_SAMPLE_IDENTIFIER;
+	a->sample_type |= t;
+	if (!dummy_event) {
+		a->sample_regs_intr |= opts->sample_intr_regs;
+		a->sample_regs_user |= opts->sample_user_regs;
+	}
+	if (opts->inherit_stat || opts->running_time)
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (opts->inherit_stat) {
+		/* READ records at a child's exit say whose counts they are */
+		a->read_format |= PERF_FORMAT_ID;
+		a->inherit_stat = 1;
+	}
 }
 
 /* A sampling event's sample_type, without ID/IDENTIFIER (decided once every
@@ -110,11 +153,15 @@ static void config_callchain(struct evsel *e, const struct record_opts *opts)
 	struct perf_event_attr *a = &e->attr;
 	struct callchain_param cc = evsel_callchain(e, opts);
 
-	if (cc.mode != CALLCHAIN_NONE)
+	/* as perf: each drops the other side's frames (both: no frames) */
+	if (cc.mode != CALLCHAIN_NONE) {
 		a->sample_max_stack = e->max_stack;
+		a->exclude_callchain_kernel = opts->user_callchains;
+		a->exclude_callchain_user = opts->kernel_callchains;
+	}
 	if (cc.mode != CALLCHAIN_DWARF)
 		return;
-	a->sample_regs_user = callchain__user_regs();
+	a->sample_regs_user |= callchain__user_regs();
 	a->sample_stack_user = cc.dump_size;
 	/* the user part is unwound from the stack dump, not walked in the kernel */
 	a->exclude_callchain_user = 1;
@@ -161,6 +208,8 @@ static void config_ids(struct evlist *evlist)
 {
 	u64 first = evlist->entries[0]->attr.sample_type, add = PERF_SAMPLE_ID;
 
+	if (first & PERF_SAMPLE_IDENTIFIER)
+		add = PERF_SAMPLE_IDENTIFIER;	/* --sample-identifier */
 	if (evlist->nr_entries < 2)
 		return;
 	/* a --switch-output-event is found by the drain at the sample's start */
@@ -316,6 +365,11 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 			if (e->overwrite < 0)
 				e->overwrite = opts->overwrite;
 			a->write_backward = e->overwrite;
+		}
+		config_extras(a, opts, dummy_event);
+		if (opts->use_clockid) {
+			a->use_clockid = 1;
+			a->clockid = opts->clockid;
 		}
 		if (opts->overwrite) {
 			a->sample_type |= FLIGHT_ID_SAMPLE_TYPE;

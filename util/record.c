@@ -56,7 +56,8 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 		return err;
 	if (rec->opts.per_task || !(synth & SYNTH_TASK))
 		return b->err;
-	if (synth & SYNTH_MMAP) {
+	/* -B: maps without build ids, as the kernel's are then */
+	if ((synth & SYNTH_MMAP) && !rec->opts.no_buildid) {
 		bids = build_id_cache__new();
 		if (!bids)
 			return -ENOMEM;

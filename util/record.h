@@ -57,6 +57,29 @@ struct record_opts {
 	int no_samples;		/* -n */
 	int no_buffering;	/* --no-buffering: wake the reader on every sample */
 	int no_bpf_event;	/* --no-bpf-event: no KSYMBOL/BPF_EVENT records */
+	int user_callchains;	/* --user-callchains: callchains without kernel frames */
+	int kernel_callchains;	/* --kernel-callchains: ... without user frames */
+	int sample_weight;	/* -W */
+	int sample_phys_addr;	/* --phys-data */
+	int sample_data_page_size;	/* --data-page-size */
+	int sample_code_page_size;	/* --code-page-size */
+	u64 sample_intr_regs;	/* -I: sample_regs_intr (0: not asked) */
+	u64 sample_user_regs;	/* --user-regs: sample_regs_user (0: not asked) */
+	int inherit_stat;	/* -s: per-thread counts, READ records at exit */
+	int running_time;	/* --running-time */
+	int sample_identifier;	/* --sample-identifier */
+	int use_clockid;	/* -k */
+	int clockid;
+	int switch_events;	/* --switch-events */
+	int namespaces;		/* --namespaces */
+	int freq_max;		/* -F max: the kernel's perf_event_max_sample_rate */
+	int realtime_prio;	/* -r: SCHED_FIFO priority of the recorder (0: none) */
+	u64 proc_map_timeout;	/* --proc-map-timeout, ms */
+	int dry_run;		/* --dry-run: configure, open nothing */
+	int no_buildid;		/* -B */
+	int no_buildid_cache;	/* -N: there is no build-id cache to update: accepted */
+	int buildid_all;	/* --buildid-all: every synthesized map has its build id anyway */
+	int buildid_mmap;	/* --buildid-mmap: build ids in MMAP2 (the default here) */
 	int no_inherit;
 	int group;		/* --group: every -e event in one group */
 	int all_user;		/* --all-user: exclude_kernel on every event */

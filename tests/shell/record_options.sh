@@ -34,7 +34,7 @@ bad_option "Error: option \`no-input' isn't available" -- script --no-input
 bad_option "Error: option \`quiet' takes no value" -- record -o x.data --quiet=1 -- true
 bad_option "Error: option \`overwrite' takes no value" -- record -o x.data --overwrite= -- true
 bad_option "Error: switch \`c' requires a value" -- record -o x.data -c
-bad_option "Error: Ambiguous option: switch (could be --switch-output or --switch-max-files)" -- \
+bad_option "Error: Ambiguous option: switch (could be --switch-events or --switch-output)" -- \
 	record -o x.data --switch -- true
 bad_option "Error: switch \`o' given more than once" -- record -o x.data -o y.data -- true
 bad_option "Error: option \`count' given more than once" -- record -o x.data -c 1 --count=2 -- true
