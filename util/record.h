@@ -15,6 +15,7 @@
 
 struct evlist;
 struct evsel;
+struct record;
 
 /* What /proc synthesis describes (--synth): tasks (COMM, FORK), their
  * maps (MMAP2), cgroups (none here: the stock writes them for
@@ -94,6 +95,13 @@ struct record_opts {
 /* -D: MSECS, -1, or ranges A-B,C-D,... (ms, increasing) into opts. 0 or
  * -EINVAL. */
 int record__parse_delay(struct record_opts *opts, const char *arg);
+
+/* Parses perf record's command line into rec (util/record-options.c):
+ * every option, then what they mean together (targets, ring sizes,
+ * triggers). 0 to go on, with *argc the number of workload words left at
+ * the start of argv; otherwise perf's exit code after saying why (129), or
+ * -1 after -h (which exits 0). */
+int record__parse_options(struct record *rec, int *argc, const char **argv);
 
 /* Fills every event's attr from the options (sample_type, period/freq,
  * inherit, enable_on_exec, write_backward) and appends the dummy tracking
