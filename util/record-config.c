@@ -108,6 +108,22 @@ static void config_extras(struct perf_event_attr *a, const struct record_opts *o
 	}
 }
 
+/* What a callchain mode adds to sample_type. */
+static u64 callchain_bits(enum callchain_mode cc)
+{
+	switch (cc) {
+	case CALLCHAIN_DWARF:
+		/* the stock perf asks dwarf callchains for data addresses too */
+		return PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_REGS_USER |
+		       PERF_SAMPLE_STACK_USER | PERF_SAMPLE_CALLCHAIN;
+	case CALLCHAIN_FP:
+		return PERF_SAMPLE_CALLCHAIN;
+	case CALLCHAIN_NONE:
+		break;
+	}
+	return 0;
+}
+
 /* A sampling event's sample_type, without ID/IDENTIFIER (decided once every
  * event's is known). */
 static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
@@ -132,20 +148,9 @@ static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 		t |= PERF_SAMPLE_CPU;
 	if (opts->raw_samples || tracepoint)
 		t |= PERF_SAMPLE_RAW;
-	/* the stock perf asks dwarf callchains for data addresses too */
-	if (opts->sample_address || cc == CALLCHAIN_DWARF)
+	if (opts->sample_address)
 		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-	switch (cc) {
-	case CALLCHAIN_DWARF:
-		t |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		/* fall through */
-	case CALLCHAIN_FP:
-		t |= PERF_SAMPLE_CALLCHAIN;
-		break;
-	case CALLCHAIN_NONE:
-		break;
-	}
-	return t;
+	return t | callchain_bits(cc);
 }
 
 static void config_callchain(struct evsel *e, const struct record_opts *opts)
@@ -358,6 +363,12 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 				a->sample_type |= PERF_SAMPLE_CPU;
 			if (opts->all_cgroups)
 				a->sample_type |= PERF_SAMPLE_CGROUP;
+			/* as the stock's: readers such as perf sched timehist
+			 * want every event to say it has callchains */
+			if (!opts->overwrite) {
+				a->sample_type |= callchain_bits(evsel_callchain(e, opts).mode);
+				config_callchain(e, opts);
+			}
 		} else {
 			a->sample_type = sample_type(e, opts);
 			config_period(e, opts);

@@ -106,6 +106,16 @@ for mode in dwarf dwarf,4096; do
 		fail "$mode: leaf_fn's callers not unwound: $(head -40 dw.report)"
 done
 
+# -a -g: the tracking dummy says it has callchains too, as the stock's
+# does, or the stock perf sched timehist refuses the file
+"$PERF" record -q -a -g -e sched:sched_switch -o th.data -- "$PERF" test -w spin 0.2 2> th.err ||
+	fail "-a -g sched_switch: $(cat th.err)"
+"$STOCK" evlist -v -i th.data 2>/dev/null | grep '^dummy' > th.attr
+grep -q "sample_type: IP|TID|TIME|CALLCHAIN|CPU|IDENTIFIER," th.attr || fail "-a -g dummy: $(cat th.attr)"
+"$STOCK" sched timehist -i th.data > th.out 2>&1
+! grep -q "do not have callchains" th.out && grep -q ' <- ' th.out ||
+	fail "-a -g: sched timehist: $(head -5 th.out)"
+
 # bad values: perf's wording, exit 129
 for bad in "foo" "dwarf,0" "dwarf,70000" "dwarf,x" "lbr"; do
 	"$PERF" record -o bad.data --call-graph "$bad" -- true 2> bad.err
