@@ -36,6 +36,29 @@ static void drop_records(struct buf *b, size_t from, u32 type)
 	b->len = out;
 }
 
+/* --namespaces: the kernel says the namespaces of the tasks it sees start;
+ * those that exist already get theirs here, one for each COMM past from. */
+static int add_namespaces(struct buf *b, size_t from, u64 st)
+{
+	size_t end = b->len;
+	int err = 0;
+
+	for (size_t off = from; !err && off + sizeof(struct perf_event_header) <= end;) {
+		struct perf_event_header h;
+		u32 ids[2];
+
+		memcpy(&h, b->p + off, sizeof(h));
+		if (!h.size)
+			break;
+		if (h.type == PERF_RECORD_COMM && h.size >= sizeof(h) + sizeof(ids)) {
+			memcpy(ids, b->p + off + sizeof(h), sizeof(ids));
+			err = synthesize__namespaces(b, ids[0], ids[1], st);
+		}
+		off += h.size;
+	}
+	return err;
+}
+
 /* What already exists, as --synth asks: the kernel map always, then the
  * watched tasks (COMM, FORK) from /proc, with their maps unless left out.
  * A workload is not in /proc yet: its COMM is the caller's. */
@@ -74,6 +97,8 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 	build_id_cache__delete(bids);
 	if (!err && !(synth & SYNTH_MMAP))
 		drop_records(b, from, PERF_RECORD_MMAP2);
+	if (!err && rec->opts.namespaces)
+		err = add_namespaces(b, from, st);
 	return err ? err : b->err;
 }
 

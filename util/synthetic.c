@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct build_id_entry {
@@ -168,6 +169,31 @@ int synthesize__comm(struct buf *out, pid_t pid, pid_t tid, const char *comm, u6
 	buf__u32(out, pid);
 	buf__u32(out, tid);
 	put_name(out, name);
+	return event__end(out, at, sample_type, &sid) ? 0 : -ENOMEM;
+}
+
+int synthesize__namespaces(struct buf *out, pid_t pid, pid_t tid, u64 sample_type)
+{
+	/* in the order of the kernel's NET_NS_INDEX ... CGROUP_NS_INDEX */
+	static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	struct sample_id sid = { .pid = pid, .tid = tid };
+	size_t at = event__begin(out, PERF_RECORD_NAMESPACES, 0);
+
+	buf__u32(out, pid);
+	buf__u32(out, tid);
+	buf__u64(out, ARRAY_SIZE(names));
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char path[96];
+		struct stat st;
+
+		/* one the kernel lacks (or a task gone meanwhile) is 0, 0, as
+		 * the kernel itself reports a namespace it cannot name */
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, names[i]);
+		if (stat(path, &st))
+			memset(&st, 0, sizeof(st));
+		buf__u64(out, st.st_dev);
+		buf__u64(out, st.st_ino);
+	}
 	return event__end(out, at, sample_type, &sid) ? 0 : -ENOMEM;
 }
 

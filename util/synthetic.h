@@ -21,6 +21,9 @@ int build_id_cache__get(struct build_id_cache *c, const char *path, u8 bid[BUILD
 int synthesize__kernel_mmap(struct buf *out, u64 sample_type);
 /* COMM for one task (the workload before its exec). */
 int synthesize__comm(struct buf *out, pid_t pid, pid_t tid, const char *comm, u64 sample_type);
+/* NAMESPACES for one task (--namespaces): the device and inode of each
+ * of its namespaces, read from /proc/PID/task/TID/ns. */
+int synthesize__namespaces(struct buf *out, pid_t pid, pid_t tid, u64 sample_type);
 /* A process that exists now: COMM and executable MMAP2s (with build ids
  * when cache is given) for its leader, FORK+COMM for its other threads.
  * -ESRCH if it is gone (not an error for callers scanning /proc). */

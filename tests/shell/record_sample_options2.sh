@@ -244,6 +244,16 @@ grep -q 'PERF_RECORD_SWITCH OUT' sw.script && grep -q 'PERF_RECORD_SWITCH IN' sw
 net=$(stat -L -c %i /proc/self/ns/net)
 grep -q "PERF_RECORD_NAMESPACES" ns.script && grep -q "net: [0-9]*/$(printf '%#x' "$net")," ns.script ||
 	fail "--namespaces: net ns $net not in: $(grep -A2 NAMESPACES ns.script | head -3)"
+# ... and a task that was there before the recording gets its namespaces
+# from /proc, as with the stock perf
+sleep 5 &
+old=$!
+quick_rec nsa -a --namespaces -e cpu-clock -- sleep 0.05
+"$STOCK" script -i nsa.data --show-namespace-events 2>/dev/null > nsa.script
+mnt=$(stat -L -c %i "/proc/$old/ns/mnt")
+grep -A2 "PERF_RECORD_NAMESPACES $old/$old " nsa.script | grep -q "mnt: [0-9]*/$(printf '%#x' "$mnt")," ||
+	fail "-a --namespaces: sleep $old (mnt $mnt): $(grep -c NAMESPACES nsa.script) records"
+kill $old 2>/dev/null
 quick_rec swa -a --switch-events -- sleep 0.05
 "$STOCK" script -i swa.data --show-switch-events 2>/dev/null | grep -q 'PERF_RECORD_SWITCH_CPU_WIDE' ||
 	fail "-a --switch-events: no CPU-wide switch"
