@@ -45,9 +45,9 @@ done
 for n in 8 32; do
 	grep -q "| 8 pipeline | ms per GB, $n rings of 1MB | this | [0-9]" "$md" ||
 		fail "no dump pipeline time for $n rings"
-	grep -q "| 8 pipeline | merge+write / write floor, $n rings | this | [0-9]" "$md" ||
+	grep -q "| 8 pipeline | merge+write / write floor, $n rings of 1MB | this | [0-9]" "$md" ||
 		fail "no dump pipeline floor ratio for $n rings"
-	grep -q "| 8 pipeline | peak RSS GB per GB of ring, $n rings | this | [0-9]" "$md" ||
+	grep -q "| 8 pipeline | peak RSS GB per GB of ring, $n rings of 1MB | this | [0-9]" "$md" ||
 		fail "no dump pipeline RSS for $n rings"
 done
 for v in bare stock-normal this-normal stock-overwrite this-overwrite; do
