@@ -29,6 +29,7 @@ struct script {
 	struct perf_reader reader;
 	struct comm_map *comms;
 	struct id_hash cgroups;	/* cgroup id -> its path in a CGROUP record */
+	struct id_hash read_prev;	/* READ samples: event id -> its last value (a u64) */
 	struct trace_seq seq;
 	unsigned char *raw;	/* RAW_ROOM bytes, zero beyond what is in use */
 	u64 bad_id;		/* of the sample whose id no event has */
@@ -582,6 +583,55 @@ static void print_mmap(struct script *s, const struct perf_event_header *h,
 	       prot & PROT_EXEC ? 'x' : '-', flags & MAP_SHARED ? 's' : 'p', b + 64);
 }
 
+/* The last value a READ sample gave for id (0 before the first), kept
+ * where the next one can update it; NULL without memory. */
+static u64 *read_prev(struct script *s, u64 id)
+{
+	u64 *prev = id_hash__find(&s->read_prev, id);
+
+	if (!prev && (prev = calloc(1, sizeof(*prev))) && id_hash__add(&s->read_prev, id, prev)) {
+		free(prev);
+		prev = NULL;
+	}
+	return prev;
+}
+
+/* A READ sample (:S leader sampling, -s): as the stock perf, each value
+ * read is shown as a sample of the event it belongs to, whose period is
+ * how much that count grew since its last value; one that did not grow
+ * is left out. */
+static int print_read_sample(struct script *s, const struct sample *smp)
+{
+	u64 rf = smp->evsel->attr.read_format;
+	u64 times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	u64 per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	/* group: nr, times, then value, id, lost each; one: value, times, id, lost */
+	int group = rf & PERF_FORMAT_GROUP;
+	u64 nr = group ? smp->read[0] : 1, first = group ? 1 + times : 0;
+	u64 id_at = group ? 1 : 1 + times;
+
+	for (u64 i = 0; i < nr; i++) {
+		const u64 *v = smp->read + first + i * per;
+		u64 id = (rf & PERF_FORMAT_ID) ? v[id_at] : smp->id;
+		struct sample member = *smp;
+		u64 *prev;
+
+		member.evsel = reader__evsel(&s->reader, id);
+		if (!member.evsel)
+			continue;	/* the stock perf counts it as an unknown id */
+		prev = read_prev(s, id);
+		if (!prev)
+			return -ENOMEM;
+		member.period = v[0] - *prev;
+		member.id = id;
+		*prev = v[0];
+		if (member.period)
+			print_sample(s, &member);
+	}
+	return 0;
+}
+
 static int process(struct script *s, const struct perf_event_header *h)
 {
 	struct perf_reader *r = &s->reader;
@@ -613,6 +663,8 @@ static int process(struct script *s, const struct perf_event_header *h)
 		if (smp.evsel->attr.type == PERF_TYPE_SOFTWARE &&
 		    smp.evsel->attr.config == PERF_COUNT_SW_DUMMY)
 			return 0;
+		if (smp.evsel->attr.sample_type & PERF_SAMPLE_READ)
+			return print_read_sample(s, &smp);
 		print_sample(s, &smp);
 		return 0;
 	case PERF_RECORD_COMM:
@@ -748,6 +800,9 @@ out:
 	free(s.raw);
 	comm_map__delete(s.comms);
 	id_hash__exit(&s.cgroups);
+	for (size_t i = 0; i < s.read_prev.cap; i++)
+		free(s.read_prev.owners[i]);
+	id_hash__exit(&s.read_prev);
 	reader__close(&s.reader);
 	return rc;
 }

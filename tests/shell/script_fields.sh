@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script -F on files of this perf record (-d, -c, -P, --sample-cpu, --call-graph dwarf, events of different layouts): the same values, field by field, as the stock perf script
+# perf script -F on files of this perf record (-d, -c, -P, --sample-cpu, {a,b}:S, --call-graph dwarf, events of different layouts): the same values, field by field, as the stock perf script
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 cd "$TMP" || exit 1
@@ -19,6 +19,7 @@ period -c 100000 -P
 cpu --sample-cpu
 dwarf --call-graph dwarf -c 1000000
 mixed -e cpu-clock -e page-faults -e sched:sched_process_exec
+group -e {cpu-clock,page-faults}:S
 plain
 EOF
 
@@ -64,6 +65,12 @@ same mixed comm,tid,time,period,event,ip,trace
 for ev in cpu-clock page-faults sched:sched_process_exec; do
 	grep -q " $ev: " mixed.ours || fail "mixed: no $ev sample"
 done
+
+# :S: each sample reads the group, and each member whose count grew is a
+# line of its own with the growth as its period, as the stock shows them
+same group comm,tid,time,period,event,ip
+[ "$(grep -c ' page-faults: ' group.ours)" -gt 0 ] && [ "$(grep -c ' cpu-clock: ' group.ours)" -gt 0 ] ||
+	fail ":S: not every member shown: $(head -3 group.ours)"
 
 # a field one event does not sample, or no such field: one line, exit 1
 "$PERF" script -i plain.data -F comm,addr > /dev/null 2> noaddr.err && fail "-F addr without ADDR accepted"
