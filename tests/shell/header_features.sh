@@ -37,14 +37,14 @@ ref_spipe() {
 	"$STOCK" record -o - -- true 2> /dev/null | "$STOCK" report --header-only -I -i - > spipe.hdr 2> spipe.err
 }
 
-# The header in NAME.hdr shows what the stock's own recording REF (stock
-# or spipe) does, and the stock said nothing on stderr. A difference gets
+# The header in NAME.hdr shows what the stock's own recording REF (stock,
+# spipe, fstock) does, and the stock said nothing on stderr. A difference gets
 # one more stock recording: memory blocks come and go between two moments.
 same_as_stock() {	# NAME REF
 	local try
 	[ -s "$1.err" ] && fail "$1: the stock perf report --header-only said: $(head -3 "$1.err")"
-	machine_lines < "$1.hdr" > "$1.lines"
 	for try in 1 2; do
+		machine_lines < "$1.hdr" > "$1.lines"
 		machine_lines < "$2.hdr" > "$2.lines"
 		grep -q '^# sibling ' "$2.lines" || fail "$2: the stock's own header has no topology: $(cat "$2.hdr")"
 		cmp -s "$2.lines" "$1.lines" && break
@@ -90,7 +90,65 @@ for f in $dumps; do
 	own_reads "$f"
 done
 
-# 3. pipe mode: the features travel as records, and the stock's report of
+# 3. a machine with caches and PMU capabilities, which this VM's sysfs
+# lacks: a made-up cpuN/cache and event_source/devices (with a "cpu" PMU
+# and caps) bound over the real ones in a private mount namespace, where
+# the stock and this perf each record
+if [ "$(id -u)" != 0 ] || ! unshare -m --propagation private true 2> /dev/null; then
+	echo "  SKIP (made-up caches and PMU caps): needs root and unshare -m" >&2
+else
+	mkdir fake
+	online=$(cat /sys/devices/system/cpu/online)
+	for t in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+		c=${t%/topology}
+		c=${c##*/cpu}
+		mkdir -p "fake/cpu$c"
+		cp -r "$t" "fake/cpu$c/"
+		i=0
+		for spec in "1 Data 32K 64 8 64 $c" "1 Instruction 32K 64 8 64 $c" \
+			    "2 Unified 512K 64 8 1024 $c" "3 Unified 16384K 64 16 16384 $online"; do
+			set -- $spec
+			d=fake/cpu$c/cache/index$i
+			mkdir -p "$d"
+			echo "$1" > "$d/level"
+			echo "$2" > "$d/type"
+			echo "$3" > "$d/size"
+			echo "$4" > "$d/coherency_line_size"
+			echo "$5" > "$d/ways_of_associativity"
+			echo "$6" > "$d/number_of_sets"
+			echo "$7" > "$d/shared_cpu_list"
+			i=$((i + 1))
+		done
+	done
+	for p in /sys/bus/event_source/devices/*; do
+		mkdir -p "fake/pmu/${p##*/}"
+		cp "$p/type" "fake/pmu/${p##*/}/"
+	done
+	mkdir -p fake/pmu/cpu/caps fake/pmu/fake_pmu/caps
+	echo 4 > fake/pmu/cpu/type
+	echo 32 > fake/pmu/cpu/caps/branches
+	echo 3 > fake/pmu/cpu/caps/max_precise
+	echo 99 > fake/pmu/fake_pmu/type
+	echo 1 > fake/pmu/fake_pmu/caps/some_cap
+	cat > inside.sh <<-EOF
+	for d in fake/cpu*; do mount --bind "\$d" "/sys/devices/system/cpu/\${d#fake/}" || exit 1; done
+	mount --bind fake/pmu /sys/bus/event_source/devices || exit 1
+	"$STOCK" record -e cpu-clock -o fstock.data -- true 2> /dev/null || exit 1
+	"$PERF" record -e cpu-clock -o fours.data -- true 2> /dev/null || exit 1
+	"$STOCK" report --header-only -I -i fstock.data > fstock.hdr 2> fstock.err
+	"$STOCK" report --header-only -I -i fours.data > fours.hdr 2> fours.err
+	EOF
+	# both again when the lines differ, since memory blocks may come and go
+	ref_fstock() { unshare -m --propagation private bash inside.sh || fail "recording with a made-up sysfs"; }
+	ref_fstock
+	grep -q '^#  L3 Unified  *16384K' fstock.hdr && grep -q 'cpu pmu capabilities: branches=32' fstock.hdr &&
+		grep -q 'fake_pmu pmu capabilities: some_cap=1' fstock.hdr ||
+		fail "the stock did not see the made-up sysfs: $(cat fstock.hdr)"
+	same_as_stock fours fstock
+	own_reads fours.data
+fi
+
+# 4. pipe mode: the features travel as records, and the stock's report of
 # a stream prints them as it reads them
 ref_spipe
 if ! grep -q '^# sibling ' spipe.hdr; then
