@@ -12,7 +12,8 @@ struct cursor {
 	int bad;
 };
 
-static u64 cursor__take(struct cursor *c, u64 n, void *out)
+/* Steps over n bytes; the value of the first 8 or fewer, 0 past the end. */
+static u64 cursor__take(struct cursor *c, u64 n)
 {
 	u64 v = 0;
 
@@ -20,17 +21,14 @@ static u64 cursor__take(struct cursor *c, u64 n, void *out)
 		c->bad = 1;
 		return 0;
 	}
-	if (out)
-		memcpy(out, c->p, n);
-	else if (n <= sizeof(v))
-		memcpy(&v, c->p, n);
+	memcpy(&v, c->p, MIN(n, sizeof(v)));
 	c->p += n;
 	c->left -= n;
 	return v;
 }
 
-static u64 cursor__u32(struct cursor *c) { return cursor__take(c, 4, NULL); }
-static u64 cursor__u64(struct cursor *c) { return cursor__take(c, 8, NULL); }
+static u64 cursor__u32(struct cursor *c) { return cursor__take(c, 4); }
+static u64 cursor__u64(struct cursor *c) { return cursor__take(c, 8); }
 
 /* a perf_header_string: its length in the section, a NUL inside */
 static void cursor__string(struct cursor *c)
@@ -39,7 +37,7 @@ static void cursor__string(struct cursor *c)
 
 	if (!c->bad && (len == 0 || len > c->left || !memchr(c->p, 0, len)))
 		c->bad = 1;
-	cursor__take(c, len, NULL);
+	cursor__take(c, len);
 }
 
 static void cursor__strings(struct cursor *c, u64 n)
@@ -67,7 +65,7 @@ int header__check_feature(int feat, const void *body, u64 size)
 		break;
 	case HEADER_NUMA_TOPOLOGY:
 		for (n = cursor__u32(&c); n && !c.bad; n--) {
-			cursor__take(&c, 4 + 8 + 8, NULL);
+			cursor__take(&c, 4 + 8 + 8);
 			cursor__string(&c);
 		}
 		break;
@@ -80,7 +78,7 @@ int header__check_feature(int feat, const void *body, u64 size)
 	case HEADER_CACHE:
 		cursor__u32(&c);
 		for (n = cursor__u32(&c); n && !c.bad; n--) {
-			cursor__take(&c, 4 * 4, NULL);
+			cursor__take(&c, 4 * 4);
 			cursor__strings(&c, 3);
 		}
 		break;
@@ -90,11 +88,11 @@ int header__check_feature(int feat, const void *body, u64 size)
 		for (n = cursor__u64(&c); n && !c.bad; n--) {
 			u64 bits;
 
-			cursor__take(&c, 8 + 8, NULL);
+			cursor__take(&c, 8 + 8);
 			bits = cursor__u64(&c);
 			if (bits > c.left * 8)
 				c.bad = 1;
-			cursor__take(&c, ALIGN_UP(bits, 64) / 8, NULL);
+			cursor__take(&c, ALIGN_UP(bits, 64) / 8);
 		}
 		break;
 	case HEADER_CPU_PMU_CAPS:

@@ -16,10 +16,12 @@ int sysfs__read_str(const char *path, char *out, size_t size)
 		return -errno;
 	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
 		len--;
-	if (len >= size)
+	if (len < size) {
+		memcpy(out, s, len);
+		out[len] = '\0';
+	} else {
 		err = -ENAMETOOLONG;
-	else
-		memcpy(out, s, len), out[len] = '\0';
+	}
 	free(s);
 	return err;
 }
