@@ -13,8 +13,7 @@
 
 #define NAME_ALIGN 64
 
-/* perf's string: u32 length (NUL included, padded to 64), then the bytes. */
-static void put_string(struct buf *b, const char *s)
+void header__put_string(struct buf *b, const char *s)
 {
 	u32 len = strlen(s) + 1, padded = ALIGN_UP(len, NAME_ALIGN);
 
@@ -60,14 +59,14 @@ static void feat_cpu(struct buf *b, int feat)
 		for (char *p = v; *p; p++)
 			while (*p == ' ' && p[1] == ' ')
 				memmove(p, p + 1, strlen(p));
-		put_string(b, *v ? v : "unknown");
+		header__put_string(b, *v ? v : "unknown");
 	} else {
 		cpuinfo_field(ci, "vendor_id", v, sizeof(v));
 		cpuinfo_field(ci, "cpu family", fam, sizeof(fam));
 		cpuinfo_field(ci, "model", model, sizeof(model));
 		cpuinfo_field(ci, "stepping", step, sizeof(step));
 		snprintf(out, sizeof(out), "%s,%s,%s,%s", *v ? v : "unknown", fam, model, step);
-		put_string(b, out);
+		header__put_string(b, out);
 	}
 	free(ci);
 }
@@ -94,7 +93,7 @@ static void feat_cmdline(struct buf *b, const struct header_info *info)
 	exe[n > 0 ? n : 0] = '\0';
 	buf__u32(b, info->argc);
 	for (int i = 0; i < info->argc; i++)
-		put_string(b, i == 0 && n > 0 ? exe : info->argv[i]);
+		header__put_string(b, i == 0 && n > 0 ? exe : info->argv[i]);
 }
 
 /* Version 1: the sample clock and the time of day read at one moment,
@@ -122,7 +121,7 @@ static void feat_event_desc(struct buf *b, const struct evlist *evlist)
 
 		buf__add(b, &e->attr, sizeof(e->attr));
 		buf__u32(b, nids);
-		put_string(b, e->name);
+		header__put_string(b, e->name);
 		buf__add(b, e->id, nids * sizeof(u64));
 	}
 }
@@ -137,7 +136,7 @@ static void feat_group_desc(struct buf *b, const struct evlist *evlist)
 
 		if (!evsel__is_leader(e) || e->nr_members < 2)
 			continue;
-		put_string(b, e->group_name ? e->group_name : "{anon_group}");
+		header__put_string(b, e->group_name ? e->group_name : "{anon_group}");
 		buf__u32(b, e->idx);
 		buf__u32(b, e->nr_members);
 	}
@@ -169,13 +168,32 @@ out:
 	return err;
 }
 
+static int feature__cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* The features describing the machine: what sysfs does not tell (a
+ * kernel without NUMA, no "cpu" PMU) is left out rather than failing
+ * the file, as the stock perf does. */
+static int feature__from_sysfs(int feat)
+{
+	switch (feat) {
+	case HEADER_CPU_TOPOLOGY: case HEADER_NUMA_TOPOLOGY: case HEADER_PMU_MAPPINGS:
+	case HEADER_CACHE: case HEADER_MEM_TOPOLOGY: case HEADER_CPU_PMU_CAPS:
+	case HEADER_PMU_CAPS:
+		return 1;
+	}
+	return 0;
+}
+
 int header__build_features(struct buf *out, u64 base, u64 features[4],
 			   const struct header_info *info)
 {
-	int feats[32], nfeat = 0, err = 0;
+	int feats[32], nfeat = 0, nsec = 0, err = 0;
+	struct perf_file_section secs[32];
 	struct utsname uts;
 	struct buf body = { 0 };
-	size_t table_at;
 
 	uname(&uts);
 	if (info->evlist && evlist__has_tracepoints(info->evlist))
@@ -201,19 +219,27 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		feats[nfeat++] = HEADER_CLOCK_DATA;
 	}
 
-	/* the table of {offset,size} comes first, then the bodies in bit order */
-	table_at = out->len;
-	buf__zero(out, nfeat * sizeof(struct perf_file_section));
-	for (int i = 0; i < nfeat && !err; i++) {
-		struct perf_file_section sec;
+	feats[nfeat++] = HEADER_CPU_TOPOLOGY;
+	feats[nfeat++] = HEADER_NUMA_TOPOLOGY;
+	feats[nfeat++] = HEADER_PMU_MAPPINGS;
+	feats[nfeat++] = HEADER_CACHE;
+	feats[nfeat++] = HEADER_MEM_TOPOLOGY;
+	feats[nfeat++] = HEADER_CPU_PMU_CAPS;
+	feats[nfeat++] = HEADER_PMU_CAPS;
+	/* the sections go in bit order, whatever order the list was made in */
+	qsort(feats, nfeat, sizeof(*feats), feature__cmp);
 
-		body.len = 0;
+	/* the bodies first, since a machine feature sysfs cannot give is left
+	 * out; then the table of {offset,size}, then the bodies */
+	for (int i = 0; i < nfeat && !err; i++) {
+		size_t at = body.len;
+
 		switch (feats[i]) {
 		case HEADER_TRACING_DATA: err = feat_tracing_data(&body, info->evlist); break;
-		case HEADER_HOSTNAME: put_string(&body, uts.nodename); break;
-		case HEADER_OSRELEASE: put_string(&body, uts.release); break;
-		case HEADER_VERSION: put_string(&body, PERF_VERSION); break;
-		case HEADER_ARCH: put_string(&body, uts.machine); break;
+		case HEADER_HOSTNAME: header__put_string(&body, uts.nodename); break;
+		case HEADER_OSRELEASE: header__put_string(&body, uts.release); break;
+		case HEADER_VERSION: header__put_string(&body, PERF_VERSION); break;
+		case HEADER_ARCH: header__put_string(&body, uts.machine); break;
 		case HEADER_NRCPUS: feat_nrcpus(&body); break;
 		case HEADER_CPUDESC:
 		case HEADER_CPUID: feat_cpu(&body, feats[i]); break;
@@ -231,6 +257,13 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		case HEADER_CLOCK_DATA:
 			feat_clock_data(&body, info->evlist->entries[0]->attr.clockid);
 			break;
+		case HEADER_CPU_TOPOLOGY: err = header__cpu_topology(&body); break;
+		case HEADER_NUMA_TOPOLOGY: err = header__numa_topology(&body); break;
+		case HEADER_PMU_MAPPINGS: err = header__pmu_mappings(&body); break;
+		case HEADER_CACHE: err = header__cache(&body); break;
+		case HEADER_MEM_TOPOLOGY: err = header__mem_topology(&body); break;
+		case HEADER_CPU_PMU_CAPS: err = header__cpu_pmu_caps(&body); break;
+		case HEADER_PMU_CAPS: err = header__pmu_caps(&body); break;
 		case HEADER_SAMPLE_TIME:
 			buf__u64(&body, info->first_sample_time);
 			buf__u64(&body, info->last_sample_time);
@@ -238,14 +271,22 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		}
 		if (body.err)
 			err = body.err;
-		if (err)
-			break;
-		sec.offset = base + out->len;
-		sec.size = body.len;
-		buf__add(out, body.p, body.len);
-		if (!out->err)
-			memcpy(out->p + table_at + i * sizeof(sec), &sec, sizeof(sec));
+		if (err && err != -ENOMEM && feature__from_sysfs(feats[i])) {
+			body.len = at;
+			err = 0;
+			continue;
+		}
+		secs[nsec].offset = at;
+		secs[nsec].size = body.len - at;
+		feats[nsec++] = feats[i];
+	}
+	for (int i = 0; i < nsec && !err; i++) {
+		secs[i].offset += base + out->len + nsec * sizeof(*secs);
 		feature__set(features, feats[i]);
+	}
+	if (!err) {
+		buf__add(out, secs, nsec * sizeof(*secs));
+		buf__add(out, body.p, body.len);
 	}
 	buf__release(&body);
 	return err ? err : out->err;
@@ -282,6 +323,8 @@ int header__build_pipe_features(struct buf *out, const struct header_info *info,
 		memcpy(&sec, file.p + n++ * sizeof(sec), sizeof(sec));
 		if (f == HEADER_TRACING_DATA)
 			tracing = sec;
+		else if (f == HEADER_CACHE && sec.size == 2 * sizeof(u32))
+			continue;	/* no caches: perf 6.1's stream has no CACHE then */
 		else if (sec.size > PIPE_FEATURE_MAX)
 			(*dropped)++;
 		else

@@ -33,7 +33,8 @@ enum header_feature {
 	HEADER_NUMA_TOPOLOGY, HEADER_BRANCH_STACK, HEADER_PMU_MAPPINGS, HEADER_GROUP_DESC,
 	HEADER_AUXTRACE, HEADER_STAT, HEADER_CACHE, HEADER_SAMPLE_TIME,
 	HEADER_MEM_TOPOLOGY, HEADER_CLOCKID,
-	HEADER_CLOCK_DATA = 29,
+	HEADER_CPU_PMU_CAPS = 28, HEADER_CLOCK_DATA = 29,
+	HEADER_PMU_CAPS = 31,
 	HEADER_FEAT_BITS = 256,
 };
 
@@ -76,6 +77,25 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
  * by the data padded to 8 bytes: the stock perf's stream. A feature too
  * big for a record (64K) is left out and counted in *dropped. 0 or -errno. */
 int header__build_pipe_features(struct buf *out, const struct header_info *info, int *dropped);
+
+/* perf's string: u32 length (NUL included, padded to 64), then the bytes. */
+void header__put_string(struct buf *b, const char *s);
+
+/* The bodies of the features that describe the machine, from sysfs as
+ * perf 6.1 reads it (util/header-topology.c, header-cache.c,
+ * header-pmu.c). 0 or -errno; on an error the feature is left out, as
+ * the stock leaves out what it cannot read. */
+int header__cpu_topology(struct buf *b);
+int header__numa_topology(struct buf *b);
+int header__mem_topology(struct buf *b);
+int header__cache(struct buf *b);
+int header__pmu_mappings(struct buf *b);
+int header__pmu_caps(struct buf *b);
+int header__cpu_pmu_caps(struct buf *b);
+
+/* 0 when the body of feature feat (one of the above) holds what its
+ * counts and lengths say, -EINVAL when not; other features: 0. */
+int header__check_feature(int feat, const void *body, u64 size);
 
 static inline void feature__set(u64 *bits, int f) { bits[f / 64] |= 1ULL << (f % 64); }
 static inline int feature__isset(const u64 *bits, int f) { return !!(bits[f / 64] & (1ULL << (f % 64))); }

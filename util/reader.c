@@ -51,7 +51,9 @@ const void *reader__feature(const struct perf_reader *r, int feat, u64 *size)
 
 /* The table and every section it lists inside the file, the sections after
  * the table: a truncated file or one whose features overlap the header,
- * attrs or data is refused, as the stock perf does. */
+ * attrs or data is refused, as the stock perf does; and so is one whose
+ * machine description lies about its counts, which the stock perf crashes
+ * or spins on. */
 static int features_ok(const struct perf_reader *r)
 {
 	u64 table_end = feature_entry(r, HEADER_FEAT_BITS);
@@ -65,7 +67,8 @@ static int features_ok(const struct perf_reader *r)
 		if (!feature__isset(r->hdr.adds_features, f))
 			continue;
 		memcpy(&sec, r->map + feature_entry(r, f), sizeof(sec));
-		if (!in_file(r, sec.offset, sec.size) || sec.offset < table_end)
+		if (!in_file(r, sec.offset, sec.size) || sec.offset < table_end ||
+		    header__check_feature(f, r->map + sec.offset, sec.size))
 			return 0;
 	}
 	return 1;
@@ -250,7 +253,7 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 	if (r->hdr.data.offset % 8)
 		return fail(err, errsz, path, "misaligned data section");
 	if (!features_ok(r))
-		return fail(err, errsz, path, "feature section out of bounds (truncated file?)");
+		return fail(err, errsz, path, "feature section out of bounds or inconsistent (truncated file?)");
 	nr = r->hdr.attrs.size / attr_sz;
 	r->evsels = calloc(nr, sizeof(*r->evsels));
 	if (!r->evsels)
