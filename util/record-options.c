@@ -460,10 +460,6 @@ static int record__check_opts(struct record *rec)
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
 	opts->mmap_bytes = opts->overwrite ? 256 * (u64)page : ring;
 	rec->keep_tracking = opts->overwrite || rec->so.kind;
-	if (opts->comp_level && opts->overwrite) {
-		pr_err("perf record: -z does not compress --overwrite dumps yet\n");
-		return 129;
-	}
 	if (opts->comp_level && rec->data.pipe) {
 		pr_err("perf record: -z cannot compress -o -: the stock perf reads no compressed "
 		       "stream (\"Couldn't decompress data\")\n");
@@ -480,6 +476,8 @@ static int record__check_opts(struct record *rec)
 		opts->wakeup_bytes = MAX(MIN(opts->mmap_bytes / 2, rec->so.size / 2), (u64)page);
 	rec->dump_opts.margin = DUMP_MARGIN;
 	rec->dump_opts.monotonic = opts->overwrite;
+	rec->dump_opts.comp_level = opts->comp_level;
+	rec->dump_opts.comp_mmap_len = opts->comp_mmap_len;
 	return 0;
 }
 int record__parse_options(struct record *rec, int *argcp, const char **argv)
