@@ -202,6 +202,22 @@ static int hostile(const char *dir, const char *orig, size_t len)
 	if (!ret)
 		ret = expect_error(path, p, len - 5, at[n - 1], "cut record");
 
+	/* a HOSTNAME longer than its section: the stock perf reads no feature
+	 * after it, COMPRESSED neither, and decompresses nothing */
+	memcpy(p, orig, len);
+	{
+		struct perf_file_section hs;
+		u32 huge = 1 << 20;
+
+		TEST_ASSERT(feature__isset(fh->adds_features, HEADER_HOSTNAME) &&
+			    !feature__isset(fh->adds_features, HEADER_BUILD_ID) &&
+			    !feature__isset(fh->adds_features, HEADER_TRACING_DATA), "HOSTNAME first");
+		memcpy(&hs, p + fh->data.offset + fh->data.size, sizeof(hs));
+		memcpy(p + hs.offset, &huge, sizeof(huge));
+	}
+	if (!ret)
+		ret = expect_error(path, p, len, at[0], "HOSTNAME");
+
 	/* compressed records, but no feature to say how (the last one) */
 	memcpy(p, orig, len);
 	TEST_ASSERT(feature__isset(fh->adds_features, HEADER_COMPRESSED), "COMPRESSED feature");

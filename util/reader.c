@@ -364,14 +364,73 @@ u64 reader__offset(const struct perf_reader *r, const struct perf_event_header *
 	return p - r->map;
 }
 
+/* A {u32 len, bytes} string at *pos of a section of size bytes, as the
+ * stock perf reads one: len bytes must be there (NUL or not). */
+static int string_fits(const char *p, u64 size, u64 *pos)
+{
+	u32 len;
+
+	if (size - *pos < 4)
+		return 0;
+	memcpy(&len, p + *pos, 4);
+	*pos += 4;
+	if (len > size - *pos)
+		return 0;
+	*pos += len;
+	return 1;
+}
+
+/* Would the stock perf read feature feat, of the kinds this perf writes?
+ * (EVENT_DESC and BUILD_ID are left out: the stock ignores their errors.) */
+static int feature_reads(const struct perf_reader *r, int feat)
+{
+	u64 size, pos = 0;
+	const char *p = reader__feature(r, feat, &size);
+	u32 nr;
+
+	switch (feat) {
+	case HEADER_HOSTNAME: case HEADER_OSRELEASE: case HEADER_VERSION:
+	case HEADER_ARCH: case HEADER_CPUDESC: case HEADER_CPUID:
+		return string_fits(p, size, &pos);
+	case HEADER_NRCPUS: case HEADER_TOTAL_MEM: case HEADER_CLOCKID:
+		return size >= 8;
+	case HEADER_SAMPLE_TIME:
+		return size >= 16;
+	case HEADER_CMDLINE:
+	case HEADER_GROUP_DESC:	/* nr times {string, u32 leader, u32 members} */
+		if (size < 4)
+			return 0;
+		memcpy(&nr, p, 4);
+		pos = 4;
+		for (u32 i = 0; i < nr; i++) {
+			if (!string_fits(p, size, &pos))
+				return 0;
+			if (feat == HEADER_GROUP_DESC && (size - pos < 8 || !(pos += 8)))
+				return 0;
+		}
+		return 1;
+	}
+	return 1;
+}
+
 /* The first COMPRESSED record: the feature says how to read them, as the
- * stock perf needs it to (zstd, and the room a record decompresses into). */
+ * stock perf needs it to (zstd, and the room a record decompresses into).
+ * The stock perf stops reading features at the first it cannot read, and
+ * then decompresses nothing: neither does this reader. */
 static int reader__start_decomp(struct perf_reader *r, u64 off, char *err, size_t errsz)
 {
 	u64 size;
 	const u32 *f = reader__feature(r, HEADER_COMPRESSED, &size);
 	u32 v[5];
 
+	for (int feat = 0; f && feat < HEADER_COMPRESSED; feat++) {
+		if (feature__isset(r->hdr.adds_features, feat) && !feature_reads(r, feat)) {
+			snprintf(err, errsz, "record at offset %#llx: COMPRESSED record, but feature "
+				 "%d is malformed and the stock perf reads none after it (COMPRESSED "
+				 "neither)", (unsigned long long)off, feat);
+			return -EINVAL;
+		}
+	}
 	if (!f || size < sizeof(v)) {
 		snprintf(err, errsz, "record at offset %#llx: COMPRESSED record, but no "
 			 "COMPRESSED feature saying how", (unsigned long long)off);
