@@ -6,7 +6,7 @@
 #   make doc        man pages from Documentation/*.txt
 #   make bench      side-by-side benchmarks against the stock perf
 
-PKGS    := libtraceevent libtracefs libelf
+PKGS    := libtraceevent libtracefs libelf libzstd
 CC      ?= cc
 O       ?= build
 OPTFLAGS ?= -O2 -g

@@ -396,6 +396,11 @@ static void record__print_summary(struct record *rec)
 	       (unsigned long long)rec->stats.wakeups);
 	if (rec->so.kind)
 		pr_err("[ perf record: Captured and wrote %d files ]\n", rec->files);
+	else if (rec->data.placed[0] && rec->data.comp_out)
+		pr_err("[ perf record: Captured and wrote %.3f MB %s (%llu samples), compressed "
+		       "(original %.3f MB, ratio is %.3f) ]\n", mb, rec->data.placed,
+		       (unsigned long long)rec->stats.samples, rec->data.comp_in / 1024.0 / 1024.0,
+		       perf_data__comp_ratio(&rec->data));
 	else if (rec->data.placed[0])
 		pr_err("[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
 		       rec->data.placed, (unsigned long long)rec->stats.samples);

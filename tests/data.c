@@ -17,8 +17,7 @@
 #define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
-/* An evlist that looks opened: one cpu, one thread, fixed ids. */
-static struct evlist *fake_evlist(void)
+struct evlist *fake_evlist(void)
 {
 	struct evlist *l = evlist__new();
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,

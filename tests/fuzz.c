@@ -246,9 +246,11 @@ static int seed_regions(const char *p, size_t len, struct region *r, int max)
 		nfeat += feature__isset(h->adds_features, b);
 	r[n++] = (struct region){ table, nfeat * sizeof(struct perf_file_section) };
 	for (u64 i = 0; i < nfeat && n < max; i++) {
-		const struct perf_file_section *s = (const void *)(p + table + i * sizeof(*s));
+		struct perf_file_section s;
 
-		r[n++] = (struct region){ s->offset, s->size };
+		/* after COMPRESSED records, not aligned */
+		memcpy(&s, p + table + i * sizeof(s), sizeof(s));
+		r[n++] = (struct region){ s.offset, s.size };
 	}
 	for (int i = 0; i < n; i++)
 		if (r[i].off > len || r[i].len > len - r[i].off)
@@ -500,7 +502,11 @@ static int test_fuzz(struct test_ctx *ctx)
 	/* two layouts: the tracepoint's trailer has CPU, page-faults' not */
 	static const char *const mixed[] = { "-e", "page-faults", "-e", "syscalls:sys_enter_close",
 		"-c", "1", "--", "/proc/self/exe", "test", "-w", "closes", "20", NULL };
-	static const char *const *seeds[] = { tp, cg, dwarf, mixed };
+	/* -z: COMPRESSED records of a zstd stream, a feature table after them
+	 * at any offset */
+	static const char *const zstd[] = { "-z", "-e", "cpu-clock", "-g", "-c", "2000000", "--",
+		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+	static const char *const *seeds[] = { tp, cg, dwarf, mixed, zstd };
 	char dir[] = "/tmp/perf-test-fuzz-XXXXXX", seed[PATH_MAX];
 	struct fuzz f = { .ctx = ctx, .dir = dir, .rng = 0x2545f4914f6cdd1dULL, .every = 25 };
 	int ret = TEST_OK, nseeds = 0, crafted = 0, stock_wanted;

@@ -35,6 +35,12 @@ struct test_suite {
 /* `perf test -w NAME [ARGS]`: the workloads the shell tests record. */
 int test_workload(const char *name, int argc, const char **argv);
 
+struct evlist;
+/* An evlist that looks opened (tests/data.c): events cpu-clock and
+ * task-clock with ids 100 and 101, sample_type IDENTIFIER, IP, TID, TIME,
+ * CPU, PERIOD. */
+struct evlist *fake_evlist(void);
+
 /* Every suite, in the order `perf test list` shows them. */
 extern const struct test_suite *const test_suites[];
 

@@ -1,4 +1,5 @@
 #include "util/data.h"
+#include "util/compress.h"
 #include "util/evlist.h"
 
 #include <dirent.h>
@@ -197,6 +198,42 @@ int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt)
 	return err;
 }
 
+int perf_data__set_compression(struct perf_data *d, int level, u32 mmap_len)
+{
+	if (!level)
+		return 0;
+	d->comp = compressor__new(level, mmap_len);
+	if (!d->comp)
+		return -errno;
+	d->comp_level = level;
+	d->comp_mmap_len = mmap_len;
+	return 0;
+}
+
+int perf_data__write_ring(struct perf_data *d, struct iovec *iov, int iovcnt)
+{
+	int err = 0;
+
+	if (!d->comp)
+		return perf_data__writev(d, iov, iovcnt);
+	d->comp_buf.len = 0;
+	for (int i = 0; !err && i < iovcnt; i++)
+		err = compressor__records(d->comp, &d->comp_buf, iov[i].iov_base, iov[i].iov_len);
+	if (!err)
+		err = perf_data__write(d, d->comp_buf.p, d->comp_buf.len);
+	if (err)
+		return err;
+	for (int i = 0; i < iovcnt; i++)
+		d->comp_in += iov[i].iov_len;
+	d->comp_out += d->comp_buf.len;
+	return 0;
+}
+
+double perf_data__comp_ratio(const struct perf_data *d)
+{
+	return d->comp_out ? (double)d->comp_in / d->comp_out : 0;
+}
+
 /* perf's promise: an existing output (a file, or a directory, as the stock
  * perf does) is kept as PATH.old; an empty file is simply replaced.
  * Anything else there was refused up front by perf_data__check_path(). */
@@ -231,12 +268,19 @@ static int finish_file(struct perf_data *d, const struct header_info *info)
 	};
 	struct buf feats = { 0 };
 	u64 feat_off = d->data_offset + d->data_size;
+	struct header_info hi = *info;
 	int err;
 
 	/* a failed write may have left part of a record past data_size */
 	if (ftruncate(d->fd, feat_off))
 		return -errno;
-	err = header__build_features(&feats, feat_off, hdr.adds_features, info);
+	if (d->comp_level) {
+		hi.comp_level = d->comp_level;
+		hi.comp_mmap_len = d->comp_mmap_len;
+		/* rounded, as the stock perf rounds it */
+		hi.comp_ratio = perf_data__comp_ratio(d) + 0.5;
+	}
+	err = header__build_features(&feats, feat_off, hdr.adds_features, &hi);
 	if (!err)
 		err = pwrite_all(d->fd, feats.p, feats.len, feat_off);
 	buf__release(&feats);
@@ -321,6 +365,9 @@ int perf_data__commit(struct perf_data *d, const struct header_info *info, int k
 
 void perf_data__abort(struct perf_data *d)
 {
+	compressor__delete(d->comp);
+	d->comp = NULL;
+	buf__release(&d->comp_buf);
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;

@@ -6,6 +6,7 @@
 #include "util/header.h"
 
 struct evlist;
+struct compressor;
 
 /* One perf.data being written: an unnamed file (O_TMPFILE) in the final
  * path's directory, linked into place only once complete, so a reader never
@@ -21,6 +22,11 @@ struct perf_data {
 	u64 data_offset;
 	u64 data_size;
 	u64 attrs_offset, attrs_size;
+	int comp_level;		/* ring data as COMPRESSED records (0: as it is) */
+	u32 comp_mmap_len;	/* the COMPRESSED feature's: what a record may decompress to */
+	struct compressor *comp;
+	struct buf comp_buf;
+	u64 comp_in, comp_out;	/* ring bytes, and the bytes of the records they became */
 	char placed[PATH_MAX];	/* after commit: the name the file got */
 };
 
@@ -57,6 +63,17 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
 /* Append to the data section. 0 or -errno (-ENOSPC ...). */
 int perf_data__write(struct perf_data *d, const void *buf, size_t len);
 int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt);
+/* -z: after perf_data__create(), ring data goes into COMPRESSED records
+ * of a zstd stream at level (0: as it is); mmap_len: the most one record
+ * may decompress to (the COMPRESSED feature's, for the stock reader). A new
+ * file is a new stream: its reader starts from nothing. 0 or -errno. */
+int perf_data__set_compression(struct perf_data *d, int level, u32 mmap_len);
+/* Ring data: compressed into COMPRESSED records with -z (the rest of the
+ * file, synthesized records and FINISHED_ROUND, stays as it is, as the
+ * stock perf writes it). 0 or -errno. */
+int perf_data__write_ring(struct perf_data *d, struct iovec *iov, int iovcnt);
+/* -z: the ratio of ring bytes to what they were written as (0: none). */
+double perf_data__comp_ratio(const struct perf_data *d);
 /* Writes the features (dropped on a full disk, keeping the data) and the
  * header, then gives the file its name. keep_old: an existing non-empty
  * file there is first renamed to PATH.old. Otherwise nothing is ever

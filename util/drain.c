@@ -151,7 +151,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			return arg.err ? arg.err : -EIO;
 		if (d) {
 			n = mmap__span_iov(m, start, head, iov);
-			err = perf_data__writev(d, iov, n);
+			err = perf_data__write_ring(d, iov, n);
 			if (err) {
 				/* what did not reach the file is not counted in it */
 				*st = before;

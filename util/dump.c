@@ -172,6 +172,17 @@ static s64 dump__ring_tasks(struct dump *d)
 	return data;
 }
 
+
+/* The staged records to the file: with -z as COMPRESSED records, each
+ * stage a flushed part of the file's zstd stream (FINISHED_ROUND stays
+ * as it is, as the stock perf writes it). */
+static int dump__flush_stage(struct perf_data *out, char *stage, size_t used)
+{
+	struct iovec iov = { stage, used };
+
+	return perf_data__write_ring(out, &iov, 1);
+}
+
 /* The records in time order, copied into the staging buffer and written
  * a buffer at a time: with many rings, consecutive records come from as
  * many places, and one copy here, where the merge has asked for them early,
@@ -196,7 +207,7 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 			d->info.last_sample_time = t;
 		}
 		if (used + h->size > STAGE_BYTES) {
-			err = perf_data__write(out, stage, used);
+			err = dump__flush_stage(out, stage, used);
 			if (err)
 				return err;
 			used = 0;
@@ -204,7 +215,7 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 		memcpy(stage + used, h, h->size);
 		used += h->size;
 	}
-	err = used ? perf_data__write(out, stage, used) : 0;
+	err = used ? dump__flush_stage(out, stage, used) : 0;
 	return err ? err : perf_data__write(out, &round, sizeof(round));
 }
 
@@ -256,6 +267,11 @@ static int dump__run(struct dump *d)
 	err = perf_data__create(&out, d->path, d->evlist, d->errbuf, sizeof(d->errbuf));
 	if (err)
 		return err;
+	err = perf_data__set_compression(&out, d->opts.comp_level, d->opts.comp_mmap_len);
+	if (err) {
+		perf_data__abort(&out);
+		return dump__fail(d, err, "-z: zstd");
+	}
 	d->info.first_sample_time = d->info.last_sample_time = 0;
 	err = dump__emit(d, &out);
 	d->st.trimmed = d->merge.trimmed;

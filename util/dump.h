@@ -16,6 +16,8 @@ struct dump_opts {
 	u64 margin;		/* bytes trimmed for records in flight during a copy */
 	int monotonic;		/* samples carry CLOCK_MONOTONIC times (use_clockid) */
 	int last;		/* recording has ended: no later dump to defer records to */
+	int comp_level;		/* -z: records as zstd COMPRESSED records (0: as they are) */
+	u32 comp_mmap_len;	/* -z: the COMPRESSED feature's mmap_len */
 };
 
 /* What dumps did, one dump's or the sum over a session's: every field is

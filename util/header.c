@@ -190,7 +190,7 @@ static int feature__from_sysfs(int feat)
 int header__build_features(struct buf *out, u64 base, u64 features[4],
 			   const struct header_info *info)
 {
-	int feats[32], nfeat = 0, nsec = 0, err = 0;
+	int feats[32], nfeat = 0, nsec = 0, err = 0, use_clockid;
 	struct perf_file_section secs[32];
 	struct utsname uts;
 	struct buf body = { 0 };
@@ -214,10 +214,14 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		feats[nfeat++] = HEADER_GROUP_DESC;
 	if (info->last_sample_time)
 		feats[nfeat++] = HEADER_SAMPLE_TIME;
-	if (info->evlist && info->evlist->nr_entries && info->evlist->entries[0]->attr.use_clockid) {
+	use_clockid = info->evlist && info->evlist->nr_entries &&
+		      info->evlist->entries[0]->attr.use_clockid;
+	if (use_clockid)
 		feats[nfeat++] = HEADER_CLOCKID;
+	if (info->comp_level)	/* bit order: between CLOCKID and CLOCK_DATA */
+		feats[nfeat++] = HEADER_COMPRESSED;
+	if (use_clockid)
 		feats[nfeat++] = HEADER_CLOCK_DATA;
-	}
 
 	feats[nfeat++] = HEADER_CPU_TOPOLOGY;
 	feats[nfeat++] = HEADER_NUMA_TOPOLOGY;
@@ -254,6 +258,13 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 			buf__u64(&body, (u64)res.tv_sec * 1000000000ULL + res.tv_nsec);
 			break;
 		}
+		case HEADER_COMPRESSED:	/* u32 version, type, level, ratio, mmap_len */
+			buf__u32(&body, 1);
+			buf__u32(&body, 1 /* zstd */);
+			buf__u32(&body, info->comp_level);
+			buf__u32(&body, info->comp_ratio);
+			buf__u32(&body, info->comp_mmap_len);
+			break;
 		case HEADER_CLOCK_DATA:
 			feat_clock_data(&body, info->evlist->entries[0]->attr.clockid);
 			break;

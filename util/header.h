@@ -33,7 +33,7 @@ enum header_feature {
 	HEADER_NUMA_TOPOLOGY, HEADER_BRANCH_STACK, HEADER_PMU_MAPPINGS, HEADER_GROUP_DESC,
 	HEADER_AUXTRACE, HEADER_STAT, HEADER_CACHE, HEADER_SAMPLE_TIME,
 	HEADER_MEM_TOPOLOGY, HEADER_CLOCKID,
-	HEADER_CPU_PMU_CAPS = 28, HEADER_CLOCK_DATA = 29,
+	HEADER_COMPRESSED = 27, HEADER_CPU_PMU_CAPS = 28, HEADER_CLOCK_DATA = 29,
 	HEADER_PMU_CAPS = 31,
 	HEADER_FEAT_BITS = 256,
 };
@@ -64,6 +64,8 @@ struct header_info {
 	int argc;
 	const char **argv;
 	u64 first_sample_time, last_sample_time;	/* 0, 0: no samples */
+	int comp_level;		/* -z: the COMPRESSED feature (0: none) */
+	u32 comp_ratio, comp_mmap_len;
 };
 
 /* Appends the feature table and bodies for a file whose feature area

@@ -1,4 +1,5 @@
 #include "util/reader.h"
+#include "util/compress.h"
 #include "util/event.h"
 #include "util/tp.h"
 
@@ -320,6 +321,11 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 
 void reader__close(struct perf_reader *r)
 {
+	decompressor__delete(r->decomp);
+	buf__release(&r->comp_left);
+	for (size_t i = 0; i < r->nr_chunks; i++)
+		free(r->chunks[i].p);
+	free(r->chunks);
 	id_hash__exit(&r->ids);
 	for (int i = 0; i < r->nr_evsels; i++)
 		free(r->evsels[i].name);
@@ -334,12 +340,210 @@ void reader__close(struct perf_reader *r)
 	r->fd = -1;
 }
 
+/* A hostile COMPRESSED record could decompress to gigabytes: no honest
+ * one stands for more than a ring, and no ring is this big. */
+#define COMP_MAX_CAP (256ULL << 20)
+
+/* Keeps b's bytes for the reader's lifetime (b is emptied). 0 or -ENOMEM. */
+static int reader__keep(struct perf_reader *r, struct buf *b, u64 off)
+{
+	struct reader_chunk *n = realloc(r->chunks, (r->nr_chunks + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	r->chunks = n;
+	n[r->nr_chunks++] = (struct reader_chunk){ b->p, b->len, off };
+	memset(b, 0, sizeof(*b));
+	return 0;
+}
+
+u64 reader__offset(const struct perf_reader *r, const struct perf_event_header *h)
+{
+	const char *p = (const char *)h;
+
+	for (size_t i = 0; i < r->nr_chunks; i++)
+		if (p >= r->chunks[i].p && p < r->chunks[i].p + r->chunks[i].len)
+			return r->chunks[i].off;
+	return p - r->map;
+}
+
+/* A {u32 len, bytes} string at *pos of a section of size bytes, as the
+ * stock perf reads one: len bytes must be there (NUL or not). */
+static int string_fits(const char *p, u64 size, u64 *pos)
+{
+	u32 len;
+
+	if (size - *pos < 4)
+		return 0;
+	memcpy(&len, p + *pos, 4);
+	*pos += 4;
+	if (len > size - *pos)
+		return 0;
+	*pos += len;
+	return 1;
+}
+
+/* Would the stock perf read feature feat, of the kinds this perf writes?
+ * (EVENT_DESC and BUILD_ID are left out: the stock ignores their errors.) */
+static int feature_reads(const struct perf_reader *r, int feat)
+{
+	u64 size, pos = 0;
+	const char *p = reader__feature(r, feat, &size);
+	u32 nr;
+
+	switch (feat) {
+	case HEADER_HOSTNAME: case HEADER_OSRELEASE: case HEADER_VERSION:
+	case HEADER_ARCH: case HEADER_CPUDESC: case HEADER_CPUID:
+		return string_fits(p, size, &pos);
+	case HEADER_NRCPUS: case HEADER_TOTAL_MEM: case HEADER_CLOCKID:
+		return size >= 8;
+	case HEADER_SAMPLE_TIME:
+		return size >= 16;
+	case HEADER_CMDLINE:
+	case HEADER_GROUP_DESC:	/* nr times {string, u32 leader, u32 members} */
+		if (size < 4)
+			return 0;
+		memcpy(&nr, p, 4);
+		pos = 4;
+		for (u32 i = 0; i < nr; i++) {
+			if (!string_fits(p, size, &pos))
+				return 0;
+			if (feat == HEADER_GROUP_DESC && (size - pos < 8 || !(pos += 8)))
+				return 0;
+		}
+		return 1;
+	}
+	return 1;
+}
+
+/* The first COMPRESSED record: the feature says how to read them, as the
+ * stock perf needs it to (zstd, and the room a record decompresses into).
+ * The stock perf stops reading features at the first it cannot read, and
+ * then decompresses nothing: neither does this reader. */
+static int reader__start_decomp(struct perf_reader *r, u64 off, char *err, size_t errsz)
+{
+	u64 size;
+	const u32 *f = reader__feature(r, HEADER_COMPRESSED, &size);
+	u32 v[5];
+
+	for (int feat = 0; f && feat < HEADER_COMPRESSED; feat++) {
+		if (feature__isset(r->hdr.adds_features, feat) && !feature_reads(r, feat)) {
+			snprintf(err, errsz, "record at offset %#llx: COMPRESSED record, but feature "
+				 "%d is malformed and the stock perf reads none after it (COMPRESSED "
+				 "neither)", (unsigned long long)off, feat);
+			return -EINVAL;
+		}
+	}
+	if (!f || size < sizeof(v)) {
+		snprintf(err, errsz, "record at offset %#llx: COMPRESSED record, but no "
+			 "COMPRESSED feature saying how", (unsigned long long)off);
+		return -EINVAL;
+	}
+	memcpy(v, f, sizeof(v));
+	if (v[1] != PERF_COMP_ZSTD || !v[4]) {
+		snprintf(err, errsz, "record at offset %#llx: COMPRESSED feature: type %u, "
+			 "mmap_len %u: only zstd (1) with a mmap_len is known",
+			 (unsigned long long)off, v[1], v[4]);
+		return -EINVAL;
+	}
+	r->comp_max = MIN((u64)v[4], COMP_MAX_CAP);
+	r->decomp = decompressor__new();
+	return r->decomp ? 0 : -ENOMEM;
+}
+
+/* One COMPRESSED record at off: its records, after the part of one that
+ * the previous record left, go to cb; a part at the end waits for the
+ * next. */
+static int reader__decompress(struct perf_reader *r, u64 off, u16 size, reader_cb cb,
+			      void *arg, char *err, size_t errsz)
+{
+	struct buf out = { 0 };
+	const char *why = NULL;
+	size_t pos = 0, left = r->comp_left.len;
+	int ret = r->decomp ? 0 : reader__start_decomp(r, off, err, errsz);
+
+	if (ret)
+		return ret;
+	buf__add(&out, r->comp_left.p, left);
+	r->comp_left.len = 0;
+	ret = out.err ? out.err : decompressor__feed(r->decomp, r->map + off + sizeof(struct perf_event_header),
+						    size - sizeof(struct perf_event_header),
+						    r->comp_max, &out, &why);
+	if (!ret && out.len == left) {
+		why = "decompresses to nothing (a cut zstd frame?)";
+		ret = -EINVAL;
+	}
+	while (!ret && out.len - pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		memcpy(&h, out.p + pos, sizeof(h));
+		if (h.size > out.len - pos)
+			break;	/* goes on in the next record */
+		if (!event__size_ok(h.size, out.len - pos) || h.type == PERF_RECORD_COMPRESSED) {
+			snprintf(err, errsz, "record at offset %#llx: its decompressed record at "
+				 "%#zx: bad %s %u", (unsigned long long)off, pos,
+				 h.type == PERF_RECORD_COMPRESSED ? "type" : "size",
+				 h.type == PERF_RECORD_COMPRESSED ? h.type : h.size);
+			buf__release(&out);
+			return -EINVAL;
+		}
+		pos += h.size;
+	}
+	if (!ret)
+		buf__add(&r->comp_left, out.p + pos, out.len - pos);
+	if (!ret && r->comp_left.err)
+		ret = r->comp_left.err;
+	if (ret) {
+		if (why)
+			snprintf(err, errsz, "record at offset %#llx: COMPRESSED: %s",
+				 (unsigned long long)off, why);
+		buf__release(&out);
+		return ret;
+	}
+	out.len = pos;
+	if (!pos) {
+		buf__release(&out);
+		return 0;
+	}
+	ret = reader__keep(r, &out, off);
+	if (ret) {
+		buf__release(&out);
+		return ret;
+	}
+	for (size_t at = 0; at < pos;) {
+		const struct perf_event_header *h = (const void *)(r->chunks[r->nr_chunks - 1].p + at);
+
+		ret = cb(r, h, off, arg);
+		if (ret)
+			return ret;
+		at += h->size;
+	}
+	return 0;
+}
+
+/* A record after a COMPRESSED one may start anywhere: callers get an
+ * aligned copy. NULL on ENOMEM. */
+static const struct perf_event_header *reader__aligned(struct perf_reader *r, u64 off, u16 size)
+{
+	struct buf b = { 0 };
+
+	if (!(off % 8))
+		return (const void *)(r->map + off);
+	buf__add(&b, r->map + off, size);
+	if (b.err || reader__keep(r, &b, off)) {
+		buf__release(&b);
+		return NULL;
+	}
+	return (const void *)r->chunks[r->nr_chunks - 1].p;
+}
+
 int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, size_t errsz)
 {
 	u64 off = r->hdr.data.offset, end = off + r->hdr.data.size;
 
 	while (off < end) {
 		const struct perf_event_header *h;
+		struct perf_event_header hh;
 		int ret;
 
 		if (end - off < sizeof(*h)) {
@@ -347,16 +551,34 @@ int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, 
 				 (unsigned long long)off);
 			return -EINVAL;
 		}
-		h = (const void *)(r->map + off);
-		if (!event__size_ok(h->size, end - off)) {
+		memcpy(&hh, r->map + off, sizeof(hh));
+		/* a COMPRESSED record holds any number of bytes */
+		if (hh.type == PERF_RECORD_COMPRESSED && hh.size >= sizeof(hh) &&
+		    hh.size <= end - off) {
+			ret = reader__decompress(r, off, hh.size, cb, arg, err, errsz);
+			if (ret)
+				return ret;
+			off += hh.size;
+			continue;
+		}
+		if (!event__size_ok(hh.size, end - off)) {
 			snprintf(err, errsz, "record at offset %#llx: bad size %u",
-				 (unsigned long long)off, h->size);
+				 (unsigned long long)off, hh.size);
 			return -EINVAL;
 		}
+		h = reader__aligned(r, off, hh.size);
+		if (!h)
+			return -ENOMEM;
 		ret = cb(r, h, off, arg);
 		if (ret)
 			return ret;
-		off += h->size;
+		off += hh.size;
+	}
+	if (r->comp_left.len || (r->decomp && !decompressor__at_boundary(r->decomp))) {
+		snprintf(err, errsz, "record at offset %#llx: the compressed data ends inside %s "
+			 "(a cut COMPRESSED record?)", (unsigned long long)end,
+			 r->comp_left.len ? "a record" : "a zstd block");
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -6,6 +6,17 @@
 #include "util/id-hash.h"
 
 struct tep_handle;
+struct decompressor;
+
+/* Records that are not where the map has them: decompressed out of
+ * COMPRESSED records, or copied from an offset that is not 8-aligned
+ * (the stock perf does not pad COMPRESSED records). Kept until the reader
+ * closes, as callers hold on to the records. */
+struct reader_chunk {
+	char *p;
+	size_t len;
+	u64 off;	/* the file offset of the record they came from */
+};
 
 struct reader_evsel {
 	struct perf_event_attr attr;
@@ -32,6 +43,11 @@ struct perf_reader {
 	int id_pos, is_pos;
 	struct tep_handle *tep;	/* from TRACING_DATA, or NULL */
 	struct id_hash ids;		/* id -> its reader_evsel */
+	struct decompressor *decomp;	/* the file's zstd stream, from its first COMPRESSED */
+	u64 comp_max;			/* what one COMPRESSED record may decompress to */
+	struct buf comp_left;		/* the start of a record the next COMPRESSED goes on with */
+	struct reader_chunk *chunks;
+	size_t nr_chunks;
 };
 
 /* User or interrupt registers: abi NONE (a kernel thread) means none. */
@@ -73,11 +89,17 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 void reader__close(struct perf_reader *r);
 
 /* Calls cb for each record of the data section in file order, each one
- * checked for size, alignment and bounds first. Returns 0, -EINVAL (with
+ * checked for size, alignment and bounds first; the records of
+ * COMPRESSED records are decompressed and given in their place, with the
+ * COMPRESSED record's offset. Returns 0, -EINVAL (with
  * err set to the offset and the problem), or cb's non-zero return. */
 typedef int (*reader_cb)(struct perf_reader *r, const struct perf_event_header *h,
 			 u64 offset, void *arg);
 int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, size_t errsz);
+
+/* The file offset of a record reader__for_each() gave: that of the
+ * COMPRESSED record it came out of, for a decompressed one. */
+u64 reader__offset(const struct perf_reader *r, const struct perf_event_header *h);
 
 /* The event a record belongs to: with one event or id 0 the first one (as
  * the stock perf), NULL when no event has that id. */

@@ -1,6 +1,7 @@
 /* perf record's command line: each option's parser, and what the options
  * mean together (targets, rings, triggers), checked once all are read. */
 #include "util/cgroup.h"
+#include "util/compress.h"
 #include "util/evsel.h"
 #include "util/parse-events.h"
 #include "util/parse-options.h"
@@ -405,6 +406,20 @@ static int opt_mmap_flush(const struct option *opt, const char *arg, int unset)
 	(void)unset;
 	return opt_bytes("--mmap-flush", arg, &opt_record(opt)->opts.mmap_flush);
 }
+
+/* -z alone is level 1, as the stock perf 6.1; --no-compression-level
+ * turns it off. Where the stock quietly takes 0, 23 or junk as some level,
+ * this perf says what it accepts. */
+static int opt_comp_level(const struct option *opt, const char *arg, int unset)
+{
+	u64 level = 0;
+
+	if (!unset && opt_number("-z/--compression-level", arg, COMPRESS_LEVEL_MIN,
+				 COMPRESS_LEVEL_MAX, &level))
+		return -1;
+	opt_record(opt)->opts.comp_level = level;
+	return 0;
+}
 /* Checks the option combinations and derives the ring sizes. 0 or 129. */
 static int record__check_opts(struct record *rec)
 {
@@ -445,6 +460,14 @@ static int record__check_opts(struct record *rec)
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
 	opts->mmap_bytes = opts->overwrite ? 256 * (u64)page : ring;
 	rec->keep_tracking = opts->overwrite || rec->so.kind;
+	if (opts->comp_level && rec->data.pipe) {
+		pr_err("perf record: -z cannot compress -o -: the stock perf reads no compressed "
+		       "stream (\"Couldn't decompress data\")\n");
+		return 129;
+	}
+	/* the stock reader decompresses each record into the mmap_len it is
+	 * told: that of a ring, as the stock writes */
+	opts->comp_mmap_len = (opts->overwrite ? opts->bwd_mmap_bytes : opts->mmap_bytes) + page;
 	/* as perf: at most a quarter of a ring waits for --mmap-flush */
 	opts->mmap_flush = MIN(opts->mmap_flush, opts->mmap_bytes / 4);
 	/* a size trigger is only checked when the rings are read: read them
@@ -453,6 +476,8 @@ static int record__check_opts(struct record *rec)
 		opts->wakeup_bytes = MAX(MIN(opts->mmap_bytes / 2, rec->so.size / 2), (u64)page);
 	rec->dump_opts.margin = DUMP_MARGIN;
 	rec->dump_opts.monotonic = opts->overwrite;
+	rec->dump_opts.comp_level = opts->comp_level;
+	rec->dump_opts.comp_mmap_len = opts->comp_mmap_len;
 	return 0;
 }
 int record__parse_options(struct record *rec, int *argcp, const char **argv)
@@ -490,6 +515,9 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 		       opt_max_size),
 		OPT_CB(0, "mmap-flush", rec, "number", "Minimal number of bytes that is extracted "
 		       "from mmap data pages (default: 1)", opt_mmap_flush),
+		OPT_CB_OPTARG('z', "compression-level", rec, "n", "compress records using "
+			      "specified level (default: 1 - fastest compression, 22 - greatest "
+			      "compression)", opt_comp_level, "1", OPT_NEG),
 		OPT_CB('c', "count", rec, "n", "event period to sample", opt_count),
 		OPT_CB('F', "freq", rec, "n", "profile at this frequency", opt_freq),
 		OPT_CB('m', "mmap-pages", rec, "pages", "number of mmap data pages "

@@ -362,6 +362,12 @@ int record__start_file(struct record *rec, const void *prelude, size_t len)
 		  perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err,
 				    sizeof(rec->err));
 
+	if (!err && (err = perf_data__set_compression(&rec->data, rec->opts.comp_level,
+						      rec->opts.comp_mmap_len))) {
+		snprintf(rec->err, sizeof(rec->err), "-z: zstd level %d: %s", rec->opts.comp_level,
+			 strerror(-err));
+		perf_data__abort(&rec->data);
+	}
 	if (err) {
 		pr_err("perf record: %s\n", rec->err);
 		return err;

@@ -38,6 +38,8 @@ struct record_opts {
 	int timestamp_boundary;	/* --timestamp-boundary: SAMPLE_TIME (always written) */
 	u64 max_size;		/* --max-size: stop once the file holds this many bytes (0: no cap) */
 	u64 mmap_flush;		/* --mmap-flush: the rings wait until one holds this many bytes */
+	int comp_level;		/* -z: zstd level of the ring data (0: not compressed) */
+	u32 comp_mmap_len;	/* -z: a ring's mmap length, the stock reader's room per record */
 	int all_cgroups;	/* --all-cgroups: CGROUP in samples, PERF_RECORD_CGROUP records */
 	int nr_cgroups;		/* -G names given so far, empty ones included */
 	const char *output;

@@ -737,7 +737,7 @@ static void warn_undecodable(struct script *s)
 
 static void report_bad_record(struct script *s, const struct perf_event_header *h, int rc)
 {
-	unsigned long long off = (const char *)h - s->reader.map;
+	unsigned long long off = reader__offset(&s->reader, h);
 
 	if (rc == -ENOENT)
 		fprintf(s->o->msg, "perf script: %s: %s record at offset %#llx has id %llu, which no event has\n",

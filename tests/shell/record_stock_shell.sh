@@ -19,14 +19,7 @@ record_src=$(script_of_package record.sh)
 	skip "the linux-perf package has no tests/shell/pipe_test.sh and record.sh"
 command -v cc > /dev/null || skip "no C compiler: pipe_test.sh builds its workload with cc"
 
-# perf for the scripts: record is the perf under test, the rest the stock's
-mkdir bin
-cat > bin/perf <<EOF
-#!/bin/sh
-[ "\$1" = record ] && exec "$PERF" "\$@"
-exec "$STOCK" "\$@"
-EOF
-chmod +x bin/perf
+route_record bin
 cp "$pipe_src" pipe_test.sh
 # no hardware PMU here: the stock's instructions:u cannot be opened
 sed 's/instructions:u/task-clock:u/g' "$record_src" > record.sh

@@ -43,6 +43,18 @@ stock_complaint() {
 	done
 }
 
+# DIR/perf for the stock perf's own shell tests: `perf record` is the perf
+# under test, every other subcommand the stock's.
+route_record() {	# DIR
+	mkdir -p "$1" || return
+	cat > "$1/perf" <<EOF
+#!/bin/sh
+[ "\$1" = record ] && exec "$PERF" "\$@"
+exec "$STOCK" "\$@"
+EOF
+	chmod +x "$1/perf"
+}
+
 # Any stderr of the stock perf reading FILE is a failure.
 stock_reads_clean() {
 	local out
