@@ -218,9 +218,22 @@ static int hostile(const char *dir, const char *orig, size_t len)
 	if (!ret)
 		ret = expect_error(path, p, len, at[0], "HOSTNAME");
 
-	/* compressed records, but no feature to say how (the last one) */
+	/* compressed records, but no feature to say how: its bit cleared and
+	 * its {offset,size} taken out of the table, the later ones moved up */
 	memcpy(p, orig, len);
 	TEST_ASSERT(feature__isset(fh->adds_features, HEADER_COMPRESSED), "COMPRESSED feature");
+	{
+		char *sec = p + fh->data.offset + fh->data.size;
+		u64 before = 0, nr = 0;
+
+		for (int b = 0; b < HEADER_FEAT_BITS; b++) {
+			nr += feature__isset(fh->adds_features, b);
+			before += b < HEADER_COMPRESSED && feature__isset(fh->adds_features, b);
+		}
+		memmove(sec + before * sizeof(struct perf_file_section),
+			sec + (before + 1) * sizeof(struct perf_file_section),
+			(nr - before - 1) * sizeof(struct perf_file_section));
+	}
 	fh->adds_features[HEADER_COMPRESSED / 64] &= ~(1ULL << (HEADER_COMPRESSED % 64));
 	if (!ret)
 		ret = expect_error(path, p, len, at[0], "no feature");
