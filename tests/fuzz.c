@@ -374,7 +374,22 @@ static int script_msgs(struct fuzz *f, const char *data, size_t len, char *msg, 
 	return rc;
 }
 
-/* The verdicts on three precise lies in the tracepoint seed. */
+/* Where feature feat's body is in the file image p, or NULL. */
+static char *feature_body(char *p, int feat)
+{
+	const struct perf_file_header *h = (const void *)p;
+	struct perf_file_section sec;
+	u64 idx = 0;
+
+	if (!feature__isset(h->adds_features, feat))
+		return NULL;
+	for (int b = 0; b < feat; b++)
+		idx += feature__isset(h->adds_features, b);
+	memcpy(&sec, p + h->data.offset + h->data.size + idx * sizeof(sec), sizeof(sec));
+	return p + sec.offset;
+}
+
+/* The verdicts on precise lies in the tracepoint seed. */
 static int targeted(struct fuzz *f, const char *seed)
 {
 	size_t len;
@@ -403,6 +418,22 @@ static int targeted(struct fuzz *f, const char *seed)
 		    "rc %d, said: %s", rc, msg);
 	memcpy((char *)p + offsetof(struct perf_file_header, adds_features), features,
 	       sizeof(features));
+	/* more CPUs available than CPU_TOPOLOGY describes: the stock perf reads
+	 * ids past them, gives up on the later features (COMPRESSED among
+	 * them) and then on the file */
+	u32 avail;
+
+	at = feature_body(p, HEADER_NRCPUS);
+	TEST_ASSERT(at && feature__isset(h->adds_features, HEADER_CPU_TOPOLOGY),
+		    "no NRCPUS and CPU_TOPOLOGY in the seed");
+	memcpy(&avail, at, 4);
+	avail += 4;
+	memcpy(at, &avail, 4);
+	rc = script_msgs(f, p, len, msg, sizeof(msg));
+	TEST_ASSERT(rc && strstr(msg, "feature section out of bounds or inconsistent"),
+		    "NRCPUS %u: rc %d, said: %s", avail, rc, msg);
+	avail -= 4;
+	memcpy(at, &avail, 4);
 	/* the first record's type made unknown */
 	off = h->data.offset;
 	eh = (void *)(p + off);

@@ -3,6 +3,7 @@
  * reads for minutes, so such a file is refused here too. */
 #include "util/header.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -53,20 +54,75 @@ static void cursor__caps(struct cursor *c, int with_name)
 		cursor__string(c);
 }
 
-int header__check_feature(int feat, const void *body, u64 size)
+/* A CPU list as sysfs writes it: N or N-M, comma-separated, or empty (a
+ * node without CPUs). */
+static int cpu_list_ok(const char *s)
+{
+	while (*s) {
+		if (!isdigit((unsigned char)*s))
+			return 0;
+		while (isdigit((unsigned char)*s))
+			s++;
+		if (*s == '-') {
+			if (!isdigit((unsigned char)*++s))
+				return 0;
+			while (isdigit((unsigned char)*s))
+				s++;
+		}
+		if (*s == ',' && !*++s)
+			return 0;
+		else if (*s && !isdigit((unsigned char)*s))
+			return 0;
+	}
+	return 1;
+}
+
+/* a socket or die id: none (-1), or at most the number of CPUs */
+static void cursor__cpu_id(struct cursor *c, u32 nr_cpus)
+{
+	u32 id = cursor__u32(c);
+
+	if (id != (u32)-1 && id > nr_cpus)
+		c->bad = 1;
+}
+
+int header__check_feature(int feat, const void *body, u64 size, u32 nr_cpus)
 {
 	struct cursor c = { .p = body, .left = size };
 	u64 n;
 
 	switch (feat) {
-	case HEADER_CPU_TOPOLOGY:	/* the per-CPU ids after the lists: any length */
+	case HEADER_CPU_TOPOLOGY:
+		/* the sibling lists; then, if the section goes on, each CPU's
+		 * core and socket id, then the dies and each CPU's die id, for
+		 * as many CPUs as NRCPUS says are available: the stock perf
+		 * reads that many (past the section if need be) and gives up
+		 * on every later feature at an id above that number */
 		cursor__strings(&c, cursor__u32(&c));
 		cursor__strings(&c, cursor__u32(&c));
+		if (c.bad || !c.left)
+			break;
+		for (n = 0; n < nr_cpus && !c.bad; n++) {
+			cursor__u32(&c);
+			cursor__cpu_id(&c, nr_cpus);
+		}
+		if (c.bad || !c.left)
+			break;
+		cursor__strings(&c, cursor__u32(&c));
+		for (n = 0; n < nr_cpus && !c.bad; n++)
+			cursor__cpu_id(&c, nr_cpus);
 		break;
 	case HEADER_NUMA_TOPOLOGY:
+		/* the stock perf parses each node's CPU list and, at one it
+		 * cannot, reads no later feature */
 		for (n = cursor__u32(&c); n && !c.bad; n--) {
+			const char *list;
+
 			cursor__take(&c, 4 + 8 + 8);
+			list = c.p + 4;
 			cursor__string(&c);
+			if (!c.bad && !cpu_list_ok(list))
+				c.bad = 1;
 		}
 		break;
 	case HEADER_PMU_MAPPINGS:
@@ -75,15 +131,17 @@ int header__check_feature(int feat, const void *body, u64 size)
 			cursor__string(&c);
 		}
 		break;
-	case HEADER_CACHE:
-		cursor__u32(&c);
+	case HEADER_CACHE:	/* the stock perf reads version 1 only, then no later feature */
+		if (cursor__u32(&c) != 1)
+			c.bad = 1;
 		for (n = cursor__u32(&c); n && !c.bad; n--) {
 			cursor__take(&c, 4 * 4);
 			cursor__strings(&c, 3);
 		}
 		break;
-	case HEADER_MEM_TOPOLOGY:
-		cursor__u64(&c);
+	case HEADER_MEM_TOPOLOGY:	/* version 1 only, as CACHE */
+		if (cursor__u64(&c) != 1)
+			c.bad = 1;
 		cursor__u64(&c);
 		for (n = cursor__u64(&c); n && !c.bad; n--) {
 			u64 bits;

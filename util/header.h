@@ -96,8 +96,10 @@ int header__pmu_caps(struct buf *b);
 int header__cpu_pmu_caps(struct buf *b);
 
 /* 0 when the body of feature feat (one of the above) holds what its
- * counts and lengths say, -EINVAL when not; other features: 0. */
-int header__check_feature(int feat, const void *body, u64 size);
+ * counts and lengths say, -EINVAL when not; other features: 0. nr_cpus:
+ * the available CPUs that NRCPUS gives (0 without it), which CPU_TOPOLOGY
+ * must describe. */
+int header__check_feature(int feat, const void *body, u64 size, u32 nr_cpus);
 
 static inline void feature__set(u64 *bits, int f) { bits[f / 64] |= 1ULL << (f % 64); }
 static inline int feature__isset(const u64 *bits, int f) { return !!(bits[f / 64] & (1ULL << (f % 64))); }

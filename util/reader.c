@@ -58,6 +58,7 @@ const void *reader__feature(const struct perf_reader *r, int feat, u64 *size)
 static int features_ok(const struct perf_reader *r)
 {
 	u64 table_end = feature_entry(r, HEADER_FEAT_BITS);
+	u32 nr_cpus = 0;	/* NRCPUS's available CPUs: its bit comes first */
 
 	if (!in_file(r, r->hdr.data.offset + r->hdr.data.size,
 		     table_end - r->hdr.data.offset - r->hdr.data.size))
@@ -69,8 +70,10 @@ static int features_ok(const struct perf_reader *r)
 			continue;
 		memcpy(&sec, r->map + feature_entry(r, f), sizeof(sec));
 		if (!in_file(r, sec.offset, sec.size) || sec.offset < table_end ||
-		    header__check_feature(f, r->map + sec.offset, sec.size))
+		    header__check_feature(f, r->map + sec.offset, sec.size, nr_cpus))
 			return 0;
+		if (f == HEADER_NRCPUS && sec.size >= sizeof(nr_cpus))
+			memcpy(&nr_cpus, r->map + sec.offset, sizeof(nr_cpus));
 	}
 	return 1;
 }
