@@ -86,7 +86,7 @@ struct decompressor *decompressor__new(void)
 		return NULL;
 	d->ds = ZSTD_createDStream();
 	if (!d->ds) {
-		free(d);
+		decompressor__delete(d);
 		errno = ENOMEM;
 		return NULL;
 	}
