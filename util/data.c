@@ -1,4 +1,5 @@
 #include "util/data.h"
+#include "util/dsos.h"
 #include "util/compress.h"
 #include "util/evlist.h"
 
@@ -176,12 +177,23 @@ fail:
 	return err;
 }
 
-int perf_data__write(struct perf_data *d, const void *buf, size_t len)
+/* The file's bytes, as they are (compressed or not). */
+static int perf_data__append(struct perf_data *d, const void *buf, size_t len)
 {
 	int err = write_all(d->fd, buf, len);
 
 	if (!err)
 		d->data_size += len;
+	return err;
+}
+
+int perf_data__write(struct perf_data *d, const void *buf, size_t len)
+{
+	int err = perf_data__append(d, buf, len);
+	struct iovec iov = { (void *)buf, len };
+
+	if (!err && d->dsos)
+		dsos__feed(d->dsos, &iov, 1);
 	return err;
 }
 
@@ -195,6 +207,8 @@ int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt)
 	err = writev_all(d->fd, iov, iovcnt);
 	if (!err)
 		d->data_size += len;
+	if (!err && d->dsos)
+		dsos__feed(d->dsos, iov, iovcnt);
 	return err;
 }
 
@@ -220,9 +234,11 @@ int perf_data__write_ring(struct perf_data *d, struct iovec *iov, int iovcnt)
 	for (int i = 0; !err && i < iovcnt; i++)
 		err = compressor__records(d->comp, &d->comp_buf, iov[i].iov_base, iov[i].iov_len);
 	if (!err)
-		err = perf_data__write(d, d->comp_buf.p, d->comp_buf.len);
+		err = perf_data__append(d, d->comp_buf.p, d->comp_buf.len);
 	if (err)
 		return err;
+	if (d->dsos)
+		dsos__feed(d->dsos, iov, iovcnt);
 	for (int i = 0; i < iovcnt; i++)
 		d->comp_in += iov[i].iov_len;
 	d->comp_out += d->comp_buf.len;
@@ -270,6 +286,9 @@ static int finish_file(struct perf_data *d, const struct header_info *info)
 	u64 feat_off = d->data_offset + d->data_size;
 	struct header_info hi = *info;
 	int err;
+
+	if (!hi.dsos)
+		hi.dsos = d->dsos;
 
 	/* a failed write may have left part of a record past data_size */
 	if (ftruncate(d->fd, feat_off))

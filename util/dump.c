@@ -272,15 +272,25 @@ static int dump__run(struct dump *d)
 		perf_data__abort(&out);
 		return dump__fail(d, err, "-z: zstd");
 	}
+	if (d->opts.buildid && !(out.dsos = dsos__new(d->evlist, d->opts.buildid_all))) {
+		perf_data__abort(&out);
+		return dump__fail(d, -ENOMEM, "build ids");
+	}
 	d->info.first_sample_time = d->info.last_sample_time = 0;
 	err = dump__emit(d, &out);
 	d->st.trimmed = d->merge.trimmed;
 	if (err) {
 		snprintf(d->errbuf, sizeof(d->errbuf), "%s: write: %s", d->path, strerror(-err));
 		perf_data__abort(&out);
+		dsos__delete(out.dsos);
 		return err;
 	}
 	err = perf_data__commit(&out, &d->info, d->keep_old, d->errbuf, sizeof(d->errbuf));
+	/* the file is in place: the cache can only add to it */
+	memset(&d->cache, 0, sizeof(d->cache));
+	if (!err && d->opts.buildid_dir[0])
+		dsos__fill_cache(out.dsos, d->opts.buildid_dir, DSO_CACHE_MAX, &d->cache);
+	dsos__delete(out.dsos);
 	if (err)
 		return err;
 	memcpy(d->placed, out.placed, PATH_MAX);

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include "util/buf.h"
+#include "util/dsos.h"
 #include "util/header.h"
 #include "util/merge.h"
 #include "util/prelude.h"
@@ -18,6 +19,9 @@ struct dump_opts {
 	int last;		/* recording has ended: no later dump to defer records to */
 	int comp_level;		/* -z: records as zstd COMPRESSED records (0: as they are) */
 	u32 comp_mmap_len;	/* -z: the COMPRESSED feature's mmap_len */
+	int buildid;		/* the BUILD_ID feature (0: -B) */
+	int buildid_all;	/* --buildid-all */
+	char buildid_dir[PATH_MAX];	/* the build-id cache to fill ("": -N) */
 };
 
 /* What dumps did, one dump's or the sum over a session's: every field is
@@ -69,6 +73,7 @@ struct dump {
 	u64 write_ns;			/* capture to file in place */
 	u64 file_bytes;
 	int no_features;		/* a full disk left no room for them */
+	struct dsos_cache_stats cache;	/* the build-id cache, after the file is in place */
 	u64 last_sample_time;
 	int err;			/* 0, -ENODATA (no new sample: no file), -errno */
 	char placed[PATH_MAX];		/* the name the file got (path, or path-N) */

@@ -1,5 +1,6 @@
 /* perf record's command line: each option's parser, and what the options
  * mean together (targets, rings, triggers), checked once all are read. */
+#include "util/build-id.h"
 #include "util/cgroup.h"
 #include "util/compress.h"
 #include "util/evsel.h"
@@ -10,6 +11,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -478,6 +480,18 @@ static int record__check_opts(struct record *rec)
 	rec->dump_opts.monotonic = opts->overwrite;
 	rec->dump_opts.comp_level = opts->comp_level;
 	rec->dump_opts.comp_mmap_len = opts->comp_mmap_len;
+	rec->dump_opts.buildid = !opts->no_buildid && !rec->data.pipe;
+	rec->dump_opts.buildid_all = opts->buildid_all;
+	if (rec->dump_opts.buildid && !opts->no_buildid_cache) {
+		char *dir = build_id_cache__dir(NULL);
+
+		if (!dir) {
+			pr_err("perf record: build-id cache: %s\n", strerror(errno));
+			return 129;
+		}
+		snprintf(rec->dump_opts.buildid_dir, PATH_MAX, "%s", dir);
+		free(dir);
+	}
 	return 0;
 }
 int record__parse_options(struct record *rec, int *argcp, const char **argv)
@@ -577,7 +591,7 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 		OPT_BOOL('B', "no-buildid", &opts->no_buildid, "do not collect buildids in "
 			 "perf.data"),
 		OPT_BOOL('N', "no-buildid-cache", &opts->no_buildid_cache, "do not update the "
-			 "buildid cache (accepted: this perf keeps none)"),
+			 "buildid cache"),
 		OPT_BOOL(0, "buildid-all", &opts->buildid_all, "Record build-id of all DSOs "
 			 "regardless of hits (accepted: maps of existing tasks always have them)"),
 		OPT_BOOL(0, "buildid-mmap", &opts->buildid_mmap, "Record build-id in map events "

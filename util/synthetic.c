@@ -1,10 +1,10 @@
 #include "util/synthetic.h"
+#include "util/build-id.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -39,41 +39,6 @@ void build_id_cache__delete(struct build_id_cache *c)
 	free(c);
 }
 
-/* The NT_GNU_BUILD_ID note of an ELF file, read through libelf. */
-static int elf_build_id(const char *path, u8 bid[BUILD_ID_SIZE])
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), len = 0;
-	Elf *elf;
-	Elf_Scn *scn = NULL;
-
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (elf && !len && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)data->d_buf + name_off, "GNU", 4) && nh.n_descsz > 0) {
-				len = MIN(nh.n_descsz, BUILD_ID_SIZE);
-				memcpy(bid, (char *)data->d_buf + desc_off, len);
-				break;
-			}
-		}
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return len;
-}
-
 int build_id_cache__get(struct build_id_cache *c, const char *path, u8 bid[BUILD_ID_SIZE])
 {
 	struct build_id_entry *e;
@@ -98,7 +63,7 @@ int build_id_cache__get(struct build_id_cache *c, const char *path, u8 bid[BUILD
 	e->path = strdup(path);
 	if (!e->path)
 		return 0;
-	e->len = elf_build_id(path, e->bid);
+	e->len = MAX(build_id__from_path(path, e->bid), 0);
 	c->nr++;
 	memcpy(bid, e->bid, BUILD_ID_SIZE);
 	return e->len;

@@ -1,0 +1,495 @@
+/* Which binaries a file's samples hit: a small address-space model fed
+ * the file's own records, as the stock perf works it out after recording
+ * by reading the file back, but without the second pass. */
+#include "util/dsos.h"
+#include "util/build-id.h"
+#include "util/evlist.h"
+#include "util/evsel.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MAX_RECORD 65536
+
+struct dso_map {
+	u64 start, end;
+	int dso;
+};
+
+struct dso_task {
+	struct dso_map *m;
+	int nr, cap;
+	int last;	/* the map the last lookup found: samples come in runs */
+};
+
+struct dso_module {
+	char name[64];
+	u64 start, end;
+	int dso;	/* -1 until hit */
+};
+
+static struct dso_layout layout_of(u64 st)
+{
+	struct dso_layout l = { -1, -1 };
+	int off = 0;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		off += 8;
+	if (st & PERF_SAMPLE_IP) {
+		l.ip = off;
+		off += 8;
+	}
+	if (st & PERF_SAMPLE_TID)
+		l.tid = off;
+	return l;
+}
+
+struct dsos *dsos__new(const struct evlist *evlist, int all)
+{
+	struct dsos *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->all = all;
+	s->kernel = s->vdso = -1;
+	s->nr_mods = -1;
+	s->layouts = calloc(evlist->nr_entries + 1, sizeof(*s->layouts));
+	s->carry = malloc(MAX_RECORD);
+	if (!s->layouts || !s->carry)
+		goto fail;
+	s->by_id = evlist->nr_entries &&
+		   (evlist->entries[0]->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
+	s->layouts[0] = layout_of(evlist->nr_entries ? evlist->entries[0]->attr.sample_type : 0);
+	for (int i = 0; s->by_id && i < evlist->nr_entries; i++) {
+		const struct evsel *e = evlist->entries[i];
+
+		s->layouts[i] = layout_of(e->attr.sample_type);
+		for (int k = 0; k < e->nr_cpus * e->nr_threads; k++)
+			if (id_hash__add(&s->ids, e->id[k], &s->layouts[i]))
+				goto fail;
+	}
+	return s;
+fail:
+	dsos__delete(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void dsos__delete(struct dsos *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nr; i++) {
+		free(s->d[i].name);
+		if (s->d[i].fd >= 0)
+			close(s->d[i].fd);
+	}
+	for (int i = 0; i < s->nr_tasks; i++) {
+		free(s->task_list[i]->m);
+		free(s->task_list[i]);
+	}
+	free(s->task_list);
+	id_hash__exit(&s->tasks);
+	id_hash__exit(&s->ids);
+	free(s->d);
+	free(s->mods);
+	free(s->layouts);
+	free(s->carry);
+	free(s);
+}
+
+/* The DSO named name with build id bid (len 0: not known), added if new. */
+static int dsos__find(struct dsos *s, const char *name, const u8 *bid, int len, int kernel)
+{
+	for (int i = s->nr - 1; i >= 0; i--) {
+		struct dso *d = &s->d[i];
+
+		if (strcmp(d->name, name))
+			continue;
+		if (!len || !d->bid_len || (d->bid_len == len && !memcmp(d->bid, bid, len))) {
+			if (!d->bid_len && len) {
+				memcpy(d->bid, bid, len);
+				d->bid_len = len;
+			}
+			return i;
+		}
+	}
+	if (s->nr == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 32;
+		struct dso *n = realloc(s->d, cap * sizeof(*n));
+
+		if (!n)
+			return s->err = -ENOMEM;
+		s->d = n;
+		s->cap = cap;
+	}
+	memset(&s->d[s->nr], 0, sizeof(struct dso));
+	s->d[s->nr].name = strdup(name);
+	if (!s->d[s->nr].name)
+		return s->err = -ENOMEM;
+	memcpy(s->d[s->nr].bid, bid, len);
+	s->d[s->nr].bid_len = len;
+	s->d[s->nr].kernel = kernel;
+	s->d[s->nr].fd = -1;
+	return s->nr++;
+}
+
+static struct dso_task *dsos__task(struct dsos *s, u32 pid, int create)
+{
+	struct dso_task *t = id_hash__find(&s->tasks, (u64)pid + 1);
+
+	if (t || !create)
+		return t;
+	if (s->nr_tasks == s->cap_tasks) {
+		int cap = s->cap_tasks ? 2 * s->cap_tasks : 64;
+		struct dso_task **n = realloc(s->task_list, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->task_list = n;
+		s->cap_tasks = cap;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t || id_hash__add(&s->tasks, (u64)pid + 1, t)) {
+		free(t);
+		return NULL;
+	}
+	s->task_list[s->nr_tasks++] = t;
+	return t;
+}
+
+static int task__grow(struct dso_task *t, int more)
+{
+	if (t->nr + more > t->cap) {
+		int cap = MAX(t->cap * 2, t->nr + more + 8);
+		struct dso_map *n = realloc(t->m, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->m = n;
+		t->cap = cap;
+	}
+	return 0;
+}
+
+/* A new map replaces whatever part of older ones it covers, as mmap does. */
+static int task__add_map(struct dso_task *t, u64 start, u64 end, int dso)
+{
+	if (task__grow(t, 2))
+		return -ENOMEM;
+	for (int i = 0; i < t->nr; i++) {
+		struct dso_map *o = &t->m[i];
+
+		if (o->end <= start || o->start >= end)
+			continue;
+		if (o->start < start && o->end > end) {	/* split in two */
+			t->m[t->nr] = *o;
+			t->m[t->nr++].start = end;
+			o->end = start;
+		} else if (o->start < start) {
+			o->end = start;
+		} else if (o->end > end) {
+			o->start = end;
+		} else {
+			t->m[i--] = t->m[--t->nr];
+		}
+	}
+	t->m[t->nr++] = (struct dso_map){ start, end, dso };
+	return 0;
+}
+
+static int task__lookup(struct dso_task *t, u64 ip)
+{
+	if (t->last < t->nr && t->m[t->last].start <= ip && ip < t->m[t->last].end)
+		return t->m[t->last].dso;
+	for (int i = 0; i < t->nr; i++)
+		if (t->m[i].start <= ip && ip < t->m[i].end) {
+			t->last = i;
+			return t->m[i].dso;
+		}
+	return -1;
+}
+
+static void dsos__mmap(struct dsos *s, const struct perf_event_header *h)
+{
+	const char *p = (const char *)h, *name;
+	u64 addr, len;
+	u32 pid, prot = PROT_EXEC;
+	u8 bid[BUILD_ID_SIZE];
+	int bid_len = 0, off = h->type == PERF_RECORD_MMAP2 ? 72 : 40, dso;
+	struct dso_task *t;
+
+	if (h->size <= off || (h->misc & PERF_RECORD_MISC_MMAP_DATA) ||
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return;
+	memcpy(&pid, p + 8, 4);
+	memcpy(&addr, p + 16, 8);
+	memcpy(&len, p + 24, 8);
+	if (h->type == PERF_RECORD_MMAP2) {
+		memcpy(&prot, p + 64, 4);
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			bid_len = MIN((u8)p[40], BUILD_ID_SIZE);
+			memcpy(bid, p + 44, bid_len);
+		}
+	}
+	name = p + off;
+	if (!(prot & PROT_EXEC) || !memchr(name, '\0', h->size - off) ||
+	    (name[0] != '/' && strcmp(name, "[vdso]")))
+		return;
+	dso = dsos__find(s, name, bid, bid_len, 0);
+	if (dso < 0)
+		return;
+	if (!strcmp(name, "[vdso]"))
+		s->vdso = dso;
+	t = dsos__task(s, pid, 1);
+	if (!t || task__add_map(t, addr, addr + len, dso))
+		s->err = -ENOMEM;
+}
+
+/* A new process starts with a copy of its parent's maps. */
+static void dsos__fork(struct dsos *s, const struct perf_event_header *h)
+{
+	u32 ids[2];	/* pid, ppid */
+	struct dso_task *parent, *child;
+
+	if (h->size < 16)
+		return;
+	memcpy(ids, (const char *)h + 8, sizeof(ids));
+	if (ids[0] == ids[1] || !(parent = dsos__task(s, ids[1], 0)) || !parent->nr)
+		return;
+	child = dsos__task(s, ids[0], 1);
+	if (!child || task__grow(child, parent->nr)) {
+		s->err = -ENOMEM;
+		return;
+	}
+	memcpy(child->m, parent->m, parent->nr * sizeof(*child->m));
+	child->nr = parent->nr;
+}
+
+/* An exec replaces the address space. */
+static void dsos__exec(struct dsos *s, const struct perf_event_header *h)
+{
+	struct dso_task *t;
+	u32 pid;
+
+	if (h->size < 16 || !(h->misc & PERF_RECORD_MISC_COMM_EXEC))
+		return;
+	memcpy(&pid, (const char *)h + 8, 4);
+	if ((t = dsos__task(s, pid, 0)))
+		t->nr = t->last = 0;
+}
+
+/* /proc/modules: "name size refs deps state address". Addresses read as 0
+ * without the right to see them: then every kernel sample is the kernel's. */
+static void dsos__read_modules(struct dsos *s)
+{
+	struct buf b = { 0 };
+	size_t len;
+	char *line, *next;
+	int cap = 0;
+
+	s->nr_mods = 0;
+	if (buf__file(&b, "/proc/modules", &len) || (buf__u8(&b, 0), b.err))
+		goto out;
+	for (line = b.p; line && *line; line = next) {
+		struct dso_module m = { .dso = -1 };
+		unsigned long long size, addr;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", m.name, &size, &addr) != 3 || !addr)
+			continue;
+		if (s->nr_mods == cap) {
+			struct dso_module *n = realloc(s->mods, (cap = cap * 2 + 16) * sizeof(*n));
+
+			if (!n)
+				break;
+			s->mods = n;
+		}
+		m.start = addr;
+		m.end = addr + size;
+		s->mods[s->nr_mods++] = m;
+	}
+out:
+	buf__release(&b);
+}
+
+static void dsos__kernel_hit(struct dsos *s, u64 ip)
+{
+	u8 none[BUILD_ID_SIZE];
+	char name[80];
+
+	if (s->nr_mods < 0)
+		dsos__read_modules(s);
+	for (int i = 0; i < s->nr_mods; i++) {
+		struct dso_module *m = &s->mods[i];
+
+		if (ip < m->start || ip >= m->end)
+			continue;
+		if (m->dso < 0) {
+			snprintf(name, sizeof(name), "[%s]", m->name);
+			m->dso = dsos__find(s, name, none, 0, 1);
+		}
+		if (m->dso >= 0)
+			s->d[m->dso].hit = 1;
+		return;
+	}
+	if (s->kernel < 0)
+		s->kernel = dsos__find(s, "[kernel.kallsyms]", none, 0, 1);
+	if (s->kernel >= 0)
+		s->d[s->kernel].hit = 1;
+}
+
+static void dsos__sample(struct dsos *s, const struct perf_event_header *h)
+{
+	const struct dso_layout *l = &s->layouts[0];
+	const char *p = (const char *)h + sizeof(*h);
+	size_t body = h->size - sizeof(*h);
+	u64 ip;
+	u32 pid;
+	struct dso_task *t;
+	int dso;
+
+	if (s->by_id) {
+		u64 id;
+
+		if (body < 8)
+			return;
+		memcpy(&id, p, 8);
+		if (!(l = id_hash__find(&s->ids, id)))
+			return;
+	}
+	if (l->ip < 0 || l->tid < 0 || (size_t)l->ip + 8 > body || (size_t)l->tid + 4 > body)
+		return;
+	memcpy(&ip, p + l->ip, 8);
+	memcpy(&pid, p + l->tid, 4);
+	switch (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+		dsos__kernel_hit(s, ip);
+		break;
+	case PERF_RECORD_MISC_USER:
+		t = dsos__task(s, pid, 0);
+		dso = t ? task__lookup(t, ip) : -1;
+		if (dso >= 0)
+			s->d[dso].hit = 1;
+		else
+			s->unresolved++;
+		break;
+	}
+}
+
+static void dsos__record(struct dsos *s, const struct perf_event_header *h)
+{
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: dsos__sample(s, h); break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: dsos__mmap(s, h); break;
+	case PERF_RECORD_FORK: dsos__fork(s, h); break;
+	case PERF_RECORD_COMM: dsos__exec(s, h); break;
+	}
+}
+
+void dsos__feed(struct dsos *s, const struct iovec *iov, int iovcnt)
+{
+	size_t have = 0, need = sizeof(struct perf_event_header);
+
+	/* whole records in place; one split across two iovecs goes through carry */
+	for (int i = 0; i < iovcnt; i++) {
+		const char *p = iov[i].iov_base, *end = p + iov[i].iov_len;
+
+		while (p < end) {
+			const struct perf_event_header *h = (const void *)p;
+
+			if (have || (size_t)(end - p) < sizeof(*h) || h->size > (size_t)(end - p)) {
+				size_t n = MIN(need - have, (size_t)(end - p));
+
+				memcpy(s->carry + have, p, n);
+				have += n;
+				p += n;
+				if (have == sizeof(*h)) {
+					need = ((struct perf_event_header *)s->carry)->size;
+					if (need < sizeof(*h))
+						return;		/* not a record: stop reading */
+				}
+				if (have == need) {
+					dsos__record(s, (const void *)s->carry);
+					have = 0;
+					need = sizeof(*h);
+				}
+				continue;
+			}
+			if (h->size < sizeof(*h))
+				return;
+			dsos__record(s, h);
+			p += h->size;
+		}
+	}
+}
+
+int dsos__wanted(const struct dsos *s, const struct dso *d)
+{
+	return d->hit || s->all || (s->vdso >= 0 && d == &s->d[s->vdso]);
+}
+
+/* The build ids the records did not carry: the kernel's and modules' from
+ * sysfs, the vdso's from ours, a file's from the file (or its held fd). */
+static void dso__resolve(struct dso *d)
+{
+	int n;
+
+	if (d->bid_len)
+		return;
+	if (!strcmp(d->name, "[kernel.kallsyms]"))
+		n = build_id__kernel(d->bid);
+	else if (!strcmp(d->name, "[vdso]"))
+		n = build_id__vdso(d->bid);
+	else if (d->kernel) {
+		char mod[64];
+
+		snprintf(mod, sizeof(mod), "%.*s", (int)strlen(d->name) - 2, d->name + 1);
+		n = build_id__module(mod, d->bid);
+	} else {
+		n = d->fd >= 0 ? build_id__from_fd(d->fd, d->bid) : build_id__from_path(d->name, d->bid);
+	}
+	d->bid_len = n > 0 ? n : 0;
+}
+
+static void put_build_id(struct buf *b, const struct dso *d)
+{
+	struct perf_event_header h = {
+		.type = 0,
+		.misc = 0x8000 /* the size byte is valid */ |
+			(d->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER),
+	};
+	u32 len = strlen(d->name) + 1, padded = ALIGN_UP(len, 64);
+	s32 pid = -1;	/* the host machine */
+
+	h.size = sizeof(h) + sizeof(pid) + 24 + padded;
+	buf__add(b, &h, sizeof(h));
+	buf__add(b, &pid, sizeof(pid));
+	buf__add(b, d->bid, BUILD_ID_SIZE);
+	buf__u8(b, d->bid_len);
+	buf__zero(b, 3);
+	buf__add(b, d->name, len);
+	buf__zero(b, padded - len);
+}
+
+int dsos__write_feature(struct dsos *s, struct buf *b)
+{
+	/* kernel and modules first, then the rest in the order they were mapped */
+	for (int pass = 1; pass >= 0; pass--)
+		for (int i = 0; i < s->nr; i++) {
+			struct dso *d = &s->d[i];
+
+			if (d->kernel != pass || !dsos__wanted(s, d))
+				continue;
+			dso__resolve(d);
+			if (d->bid_len)
+				put_build_id(b, d);
+		}
+	return b->err;
+}

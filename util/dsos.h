@@ -1,0 +1,83 @@
+#ifndef PERF_DSOS_H
+#define PERF_DSOS_H
+
+#include <sys/uio.h>
+#include "util/buf.h"
+#include "util/event.h"
+#include "util/id-hash.h"
+
+struct evlist;
+struct dso_task;
+
+/* One binary the records of a file map: the kernel, a module, the vdso or
+ * a file, with its build id and whether a sample of the file hit it. */
+struct dso {
+	char *name;
+	u8 bid[BUILD_ID_SIZE];
+	int bid_len;		/* 0: none known yet (read from the file when needed) */
+	int kernel;		/* the kernel or a module: cpumode KERNEL in the feature */
+	int hit;
+	int fd;			/* -1, or the file held open (dsos__hold()) */
+};
+
+/* Where a sample's IP and PID are, for one event's sample_type. */
+struct dso_layout {
+	int ip, tid;		/* byte offsets after the header, -1: absent */
+};
+
+/* The DSOs of one perf.data being written, and the address-space model
+ * that says which of them its samples hit: fed every record the file gets
+ * (MMAP/MMAP2 add maps, FORK copies a new process's, an exec COMM drops
+ * them, a SAMPLE marks a hit), in file order. Memory: a few words per map
+ * of the file's tasks and per DSO. */
+struct dsos {
+	struct dso *d;
+	int nr, cap;
+	int all;		/* --buildid-all: every DSO with a build id, hit or not */
+	int kernel, vdso;	/* index of the kernel's and the vdso's, -1 until known */
+	struct dso_layout *layouts;	/* one per event */
+	int by_id;		/* samples start with IDENTIFIER: the event by its id */
+	struct id_hash ids;	/* sample id -> its layout */
+	struct id_hash tasks;	/* pid + 1 -> struct dso_task */
+	struct dso_task **task_list;
+	int nr_tasks, cap_tasks;
+	struct dso_module *mods;	/* /proc/modules, read at the first kernel sample */
+	int nr_mods;		/* -1: not read yet */
+	char *carry;		/* a record split across two iovecs */
+	u64 unresolved;		/* user samples in no known map */
+	int err;		/* -ENOMEM once a map or a DSO could not be kept */
+};
+
+/* A model for the records of a file with evlist's events. all:
+ * --buildid-all. NULL with errno set; freed with dsos__delete(). */
+struct dsos *dsos__new(const struct evlist *evlist, int all);
+void dsos__delete(struct dsos *s);
+/* Feeds whole records (possibly split across the iovecs, as a ring's
+ * wrap splits them). */
+void dsos__feed(struct dsos *s, const struct iovec *iov, int iovcnt);
+/* The BUILD_ID feature's body: one build_id_event per DSO hit (and the
+ * vdso, and every DSO with --buildid-all) that has a build id, kernel and
+ * modules first, as perf writes it. Build ids the records did not carry
+ * are read from the files now. 0 or -ENOMEM. */
+int dsos__write_feature(struct dsos *s, struct buf *b);
+/* Whether dso goes into the BUILD_ID feature and so into the cache. */
+int dsos__wanted(const struct dsos *s, const struct dso *d);
+
+/* Puts every wanted DSO into the build-id cache at dir (kallsyms for the
+ * kernel, the vdso image, the files: from the fd held open if any).
+ * max: the biggest file copied. Counts what went in and what could not
+ * (unreadable, deleted, too big, disk full) in st. */
+struct dsos_cache_stats {
+	u64 added, unreadable, too_big, failed;
+	int last_err;
+	char last_name[256];
+};
+void dsos__fill_cache(struct dsos *s, const char *dir, u64 max, struct dsos_cache_stats *st);
+/* One line on stderr when something of file's could not go into the cache. */
+void dsos_cache_stats__report(const struct dsos_cache_stats *st, const char *file);
+
+/* The biggest binary copied into the cache: a bound on the time and the
+ * disk a recording's end or a dump's writer spends on it. */
+#define DSO_CACHE_MAX (512ULL << 20)
+
+#endif
