@@ -2,8 +2,16 @@
 #include "builtin.h"
 #include "util/header.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* What this perf does not implement (report, archive, buildid-list ...)
+ * the distribution's perf does, on the same files. */
+#define DISTRO_PERF "/usr/bin/perf"
 
 struct cmd_struct {
 	const char *name;
@@ -19,7 +27,7 @@ static const struct cmd_struct commands[] = {
 
 static void print_help(FILE *f)
 {
-	fprintf(f, "\n usage: perf [--version] [--help] COMMAND [ARGS]\n\n"
+	fprintf(f, "\n usage: perf [--version] [--help] [--buildid-dir DIR] COMMAND [ARGS]\n\n"
 		   " The commands are:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].help);
@@ -27,12 +35,75 @@ static void print_help(FILE *f)
 	fprintf(f, "\n See 'perf help COMMAND' or 'perf COMMAND -h' for more on a command.\n");
 }
 
+/* --buildid-dir DIR / --buildid-dir=DIR: the build-id cache of this run
+ * and of what it runs, through the environment as perf passes it. Returns
+ * the arguments it took, or -1 (said). */
+static int buildid_dir_option(int argc, const char **argv)
+{
+	const char *dir = NULL;
+	int took = 0;
+
+	if (!strcmp(argv[0], "--buildid-dir")) {
+		if (argc < 2) {
+			fprintf(stderr, "perf: --buildid-dir: no directory given\n");
+			return -1;
+		}
+		dir = argv[1];
+		took = 2;
+	} else if (!strncmp(argv[0], "--buildid-dir=", 14)) {
+		dir = argv[0] + 14;
+		took = 1;
+	}
+	if (dir && (!*dir || setenv("PERF_BUILDID_DIR", dir, 1))) {
+		fprintf(stderr, "perf: --buildid-dir: '%s': %s\n", dir, *dir ? strerror(errno) :
+			"empty");
+		return -1;
+	}
+	return took;
+}
+
+/* Runs the distribution's perf on the same arguments, unless that is us. */
+static int run_distro_perf(const char **argv)
+{
+	char self[PATH_MAX], other[PATH_MAX];
+	const char *dir = getenv("PERF_BUILDID_DIR");
+	const char **args;
+	int n = 0;
+
+	if (!realpath("/proc/self/exe", self) || !realpath(DISTRO_PERF, other) ||
+	    !strcmp(self, other))
+		return -ENOENT;
+	while (argv[n])
+		n++;
+	args = calloc(n + 4, sizeof(*args));
+	if (!args)
+		return -ENOMEM;
+	args[0] = DISTRO_PERF;
+	n = 1;
+	if (dir) {
+		args[n++] = "--buildid-dir";
+		args[n++] = dir;
+	}
+	for (int i = 0; argv[i]; i++)
+		args[n++] = argv[i];
+	execv(DISTRO_PERF, (char *const *)args);
+	free(args);
+	return -errno;
+}
+
 int main(int argc, const char **argv)
 {
 	const char *cmd;
+	int took;
 
 	argv++;
 	argc--;
+	while (argc > 0 && (took = buildid_dir_option(argc, argv))) {
+		if (took < 0)
+			return 129;
+		argv += took;
+		argc -= took;
+	}
 	if (argc == 0 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 		print_help(stdout);
 		return 0;
@@ -59,6 +130,8 @@ int main(int argc, const char **argv)
 			if (!strcmp(commands[i].name, cmd))
 				return commands[i].fn(argc, argv);
 	}
+	if (cmd == argv[0] && cmd[0] != '-' && run_distro_perf(argv) != -ENOENT)
+		fprintf(stderr, "perf: %s: running %s: %s\n", cmd, DISTRO_PERF, strerror(errno));
 	fprintf(stderr, "perf: '%s' is not a perf-command. See 'perf --help'.\n", cmd);
 	return 1;
 }
