@@ -6,6 +6,7 @@
 #include "util/data.h"
 #include "util/dump.h"
 #include "util/evlist.h"
+#include "util/held-files.h"
 #include "util/parse-events.h"
 #include "util/record.h"
 
@@ -223,6 +224,9 @@ static int record__poll_timeout(struct record *rec)
 
 		ms = next <= now ? 0 : MIN(1000, (next - now) / 1000000 + 1);
 	}
+	/* a binary is held once its MMAP2 is read: soon, before it can be deleted */
+	if (rec->tracking.held)
+		ms = MIN(ms, HELD_FILES_LATENCY_MS);
 	if (writer__busy(&rec->writer))
 		return ms;	/* triggers wait for the writer, which wakes the loop */
 	if (rec->so.kind == SWITCH_SIZE)
@@ -591,6 +595,12 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	tracking__init(&rec.tracking, rec.tracking_max, record__id_sample_type(rec.evlist));
+	/* a dump's binaries may be gone by then: hold them while the log maps them */
+	if (opts->overwrite && rec.dump_opts.buildid_dir[0] &&
+	    !(rec.tracking.held = held_files__new())) {
+		pr_err("perf record: holding binaries: %s\n", strerror(errno));
+		goto out;
+	}
 	/* tracking first, then /proc: a task born in between is in one or the
 	 * other (both is fine), never in neither */
 	if (!opts->per_task)

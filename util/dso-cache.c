@@ -39,17 +39,16 @@ static int dso__cache(struct dso *d, const char *dir, u64 max)
 			return -ENOENT;
 	} else if (d->kernel) {
 		return 0;	/* modules: perf report reads them from /lib/modules */
-	} else if (d->fd >= 0) {
-		src.fd = d->fd;
 	} else {
 		u8 bid[BUILD_ID_SIZE];
 
-		fd = src.fd = open(d->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
+		src.fd = d->fd;
+		if (src.fd < 0 && (fd = src.fd = open(d->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 			return -errno;
 		/* a file replaced since it was mapped is another binary */
-		if (build_id__from_fd(fd, bid) != d->bid_len || memcmp(bid, d->bid, d->bid_len)) {
-			close(fd);
+		if (build_id__from_fd(src.fd, bid) != d->bid_len || memcmp(bid, d->bid, d->bid_len)) {
+			if (fd >= 0)
+				close(fd);
 			return -ESTALE;
 		}
 	}

@@ -2,6 +2,7 @@
 #include "util/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
+#include "util/held-files.h"
 #include "util/tracking.h"
 
 #include <errno.h>
@@ -121,6 +122,8 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	d->fwd.len = 0;
 	buf__add(&d->fwd, trk->log.p, trk->log.len);
 	d->log_len = trk->log.len;
+	d->held = trk->held;
+	d->nr_held = trk->held ? trk->held->nr : 0;
 	buf__add(&d->fwd, pending->p, pending->len);
 	pending->len = 0;
 	if (d->fwd.err) {
@@ -288,6 +291,8 @@ static int dump__run(struct dump *d)
 	err = perf_data__commit(&out, &d->info, d->keep_old, d->errbuf, sizeof(d->errbuf));
 	/* the file is in place: the cache can only add to it */
 	memset(&d->cache, 0, sizeof(d->cache));
+	if (!err && d->held)
+		held_files__lend(d->held, d->nr_held, out.dsos);
 	if (!err && d->opts.buildid_dir[0])
 		dsos__fill_cache(out.dsos, d->opts.buildid_dir, DSO_CACHE_MAX, &d->cache);
 	dsos__delete(out.dsos);

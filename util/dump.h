@@ -60,6 +60,8 @@ struct dump {
 	char path[PATH_MAX];
 	int keep_old;
 	struct header_info info;
+	const struct held_files *held;	/* the binaries the log maps, held open */
+	int nr_held;			/* ... those of them this capture may use */
 	u64 captured_ns;		/* when the last ring was copied */
 	u64 captured_bytes;
 	u64 capture_ns;			/* trigger to every ring copied */

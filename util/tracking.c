@@ -1,5 +1,6 @@
 #include "util/tracking.h"
 #include "util/event.h"
+#include "util/held-files.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@ void tracking__init(struct tracking *t, u64 cap, u64 id_sample_type)
 void tracking__exit(struct tracking *t)
 {
 	buf__release(&t->log);
+	held_files__delete(t->held);
+	t->held = NULL;
 }
 
 int tracking__wants(u32 type)
@@ -35,6 +38,8 @@ int tracking__add(struct tracking *t, const struct perf_event_header *h)
 	if (t->log.err)
 		return t->log.err;
 	t->nr_records++;
+	if (t->held)
+		held_files__see(t->held, h);
 	return 0;
 }
 
@@ -223,5 +228,7 @@ int tracking__prune(struct tracking *t, u64 before)
 	free(d.offs);
 	if (t->cap && t->log.len > t->cap)
 		tracking__evict(t);
+	if (t->held)
+		held_files__prune(t->held, &t->log);
 	return err;
 }

@@ -4,6 +4,8 @@
 #include <linux/perf_event.h>
 #include "util/buf.h"
 
+struct held_files;
+
 /* The tasks and maps that samples refer to, kept as the raw tracking
  * records (COMM, MMAP, MMAP2, FORK, EXIT, KSYMBOL, ...) from the forward
  * rings and /proc synthesis, in arrival order. Replaying them gives any
@@ -16,6 +18,8 @@ struct tracking {
 	u64 nr_records;
 	u64 evicted_records;	/* dropped for the cap while still possibly needed */
 	u64 pruned_records;	/* dropped because their task exited before a dump */
+	struct held_files *held;	/* the binaries the log maps, held open (NULL: none);
+					 * tracking__exit() frees it */
 };
 
 void tracking__init(struct tracking *t, u64 cap, u64 id_sample_type);

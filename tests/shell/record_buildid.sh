@@ -1,6 +1,5 @@
 #!/bin/bash
-# perf record: the BUILD_ID feature, the build-id cache, perf archive, in
-# normal files, rotated files and dumps
+# perf record: BUILD_ID feature and build-id cache (normal, rotated, dumps, a deleted binary), perf archive read elsewhere
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_root "the flight recorder's rings"
@@ -25,17 +24,31 @@ HOT=$TMP/bin/bidhot
 hot_bid=$("$STOCK" buildid-list -i "$HOT" 2>/dev/null)
 [ ${#hot_bid} -eq 40 ] || fail "the stock reads no build id of the test binary: '$hot_bid'"
 
-# FILE CACHE: the BUILD_ID feature lists what the samples hit (the stock
-# works that out from the samples itself: --with-hits), plus the vdso; every
-# entry is in CACHE
+# The stock's ARGS, tried again when it aborts (see below); its output.
+stock_try() {
+	local try out
+	for try in 1 2 3 4 5 6; do
+		out=$("$STOCK" "$@" 2>&1) && { echo "$out"; return 0; }
+		[[ $out == *"build-id.c:1010"* ]] || break
+	done
+	echo "$out"
+	return 1
+}
+
+# FILE CACHE [all]: the BUILD_ID feature lists what the samples hit (the
+# stock works that out from the samples itself: --with-hits), plus the vdso;
+# every entry is in CACHE. all: the file is long enough to hit the test
+# binary and the kernel (the first of rotated files may not be).
 check_file() {
 	local f=$1 cache=$2 listed hits name bid link
 	stock_reads_clean "$f"
-	listed=$("$STOCK" buildid-list -i "$f" 2>&1) || fail "buildid-list $f: $listed"
-	hits=$("$STOCK" buildid-list -i "$f" --with-hits 2>&1) || fail "buildid-list --with-hits $f"
+	listed=$(stock_try buildid-list -i "$f") || fail "buildid-list $f: $listed"
+	hits=$(stock_try buildid-list -i "$f" --with-hits) || fail "buildid-list --with-hits $f: $hits"
 	log "$f: $(echo "$listed" | awk '{ print $2 }' | tr '\n' ' ')"
-	echo "$listed" | grep -qx "$hot_bid $HOT" || fail "$f: no build id of $HOT: $listed"
-	echo "$listed" | grep -q ' \[kernel.kallsyms\]$' || fail "$f: no kernel build id: $listed"
+	if [ -n "$3" ]; then
+		echo "$listed" | grep -qx "$hot_bid $HOT" || fail "$f: no build id of $HOT: $listed"
+		echo "$listed" | grep -q ' \[kernel.kallsyms\]$' || fail "$f: no kernel build id: $listed"
+	fi
 	echo "$listed" | grep -q ' \[vdso\]$' || fail "$f: no vdso build id: $listed"
 	[ "$(echo "$listed" | grep -v ' \[vdso\]$' | sort)" = "$(echo "$hits" | sort)" ] ||
 		fail "$f: the feature lists $(echo "$listed" | tr '\n' ' '); the samples hit $(echo "$hits" | tr '\n' ' ')"
@@ -53,24 +66,35 @@ check_file() {
 }
 
 # 1. normal recording, against the stock's of the same workload
-"$STOCK" --buildid-dir "$TMP/scache" record -q -e cpu-clock -o stock.data "$HOT" 100000000 2>/dev/null ||
-	fail "stock record"
+# (the stock perf 6.1 aborts now and then at its build-id.c:1010 when it
+# marks hits, on its own recordings too, with what else runs on this
+# machine: its own recording is only a reference, tried a few times)
+stock_ref=
+for try in 1 2 3 4 5 6; do
+	"$STOCK" --buildid-dir "$TMP/scache" record -q -e cpu-clock -o stock.data "$HOT" 100000000 \
+		2> stock.err && { stock_ref=1; break; }
+done
+[ -n "$stock_ref" ] || echo "  (the stock's reference recording aborted 6 times: $(tail -1 stock.err); compared without it)" >&2
 "$PERF" --buildid-dir "$TMP/cache" record -q -e cpu-clock -o our.data "$HOT" 100000000 2> our.err ||
 	fail "record: $(cat our.err)"
 [ -s our.err ] && fail "record said: $(cat our.err)"
-check_file our.data "$TMP/cache"
+check_file our.data "$TMP/cache" all
 # the same build id for a name as the stock's recording
-"$STOCK" buildid-list -i stock.data 2>/dev/null | while read -r bid name; do
-	ours=$("$STOCK" buildid-list -i our.data 2>/dev/null | awk -v n="$name" '$2 == n { print $1 }')
-	[ -z "$ours" ] || [ "$ours" = "$bid" ] || fail "$name: build id $ours, the stock's $bid"
-done || exit 1
+if [ -n "$stock_ref" ]; then
+	stock_try buildid-list -i stock.data | while read -r bid name; do
+		ours=$(stock_try buildid-list -i our.data | awk -v n="$name" '$2 == n { print $1 }')
+		[ -z "$ours" ] || [ "$ours" = "$bid" ] || fail "$name: build id $ours, the stock's $bid"
+	done || exit 1
+fi
 # the cache in the stock's layout: what the stock made is there too
+[ -n "$stock_ref" ] || mkdir -p "$TMP/scache"
 (cd "$TMP/scache" && find . -path './.build-id/*' -type l) | sort > stock.links
 (cd "$TMP/cache" && find . -path './.build-id/*' -type l) | sort > our.links
 comm -23 stock.links our.links | while read -r l; do
 	bid=$(echo "$l" | tr -d './' | sed 's/buildid//')
-	"$STOCK" buildid-list -i our.data --with-hits 2>/dev/null | grep -q "^$bid" &&
+	if stock_try buildid-list -i our.data --with-hits | grep -q "^$bid"; then
 		fail "the stock cached $l, this perf did not"
+	fi
 done || exit 1
 
 # -N: no cache; -B: no BUILD_ID
@@ -89,8 +113,11 @@ PERF_BUILDID_DIR=$TMP/ecache "$PERF" record -q -e cpu-clock -o e.data "$HOT" 100
 
 # 2. perf archive, unpacked elsewhere with the binary gone: the stock still
 # names the hot symbol, and does not without the archive
-"$PERF" --buildid-dir "$TMP/cache" archive our.data > archive.out 2> archive.err ||
-	fail "archive: $(cat archive.err)"
+# (perf archive runs the stock's buildid-list --with-hits: see stock_try)
+for try in 1 2 3 4 5 6; do
+	"$PERF" --buildid-dir "$TMP/cache" archive our.data > archive.out 2> archive.err && break
+	grep -q 'build-id.c:1010' archive.err || [ $try = 6 ] && fail "archive: $(cat archive.err)"
+done
 [ -s archive.err ] && fail "archive said: $(cat archive.err)"
 mkdir unpacked empty
 tar xf our.data.tar.bz2 -C unpacked || fail "the archive does not unpack"
@@ -100,12 +127,29 @@ sym() { "$STOCK" --buildid-dir "$1" report -i "$2" --stdio --sort sym 2>/dev/nul
 [ "$(sym "$TMP/empty" our.data)" -eq 0 ] || fail "bid_hot_spin found without the archive: the test proves nothing"
 mv "$TMP/hot.moved" "$HOT"
 
+# NAME CACHE ARGS...: a recorder writing NAME.data with the build-id cache
+# $TMP/CACHE, its stderr in NAME.err, in its loop
+start_rec() {
+	local name=$1 cache=$2
+	shift 2
+	"$PERF" --buildid-dir "$TMP/$cache" record -o $name.data "$@" 2> $name.err &
+	rec=$!
+	BG_PIDS+=($rec)
+	wait_ready $rec
+}
+# NAME: one dump, then the end; dump is the first dump's file
+dump_and_stop() {
+	kill -USR2 $rec
+	wait_line $1.err "Dump $1.data"
+	kill -INT $rec
+	wait $rec
+	dump=$(ls $1.data.2* | head -1)
+	[ -n "$dump" ] || fail "no dump: $(cat $1.err)"
+}
+
 # 3. rotated files and a dump
-"$PERF" --buildid-dir "$TMP/rcache" record -q --switch-output=signal -e cpu-clock -o rot.data \
-	"$HOT" 400000000 2> rot.err &
-rec=$!
-BG_PIDS+=($rec)
-wait_ready $rec
+start_rec rot rcache -q --switch-output=signal -e cpu-clock \
+	-- "$HOT" 400000000
 kill -USR2 $rec
 rotated() { compgen -G 'rot.data.2*' > /dev/null; }
 wait_until "no rotated file" rotated
@@ -113,18 +157,34 @@ wait $rec || fail "rotating record: $(cat rot.err)"
 n=0
 for f in rot.data.2*; do check_file "$f" "$TMP/rcache"; n=$((n + 1)); done
 [ $n -ge 2 ] || fail "$n rotated files"
+check_file "$f" "$TMP/rcache" all	# the last: the rest of a long run
 
-"$PERF" --buildid-dir "$TMP/dcache" record --overwrite --switch-output -e cpu-clock -o fl.data \
-	-- "$HOT" 4000000000 2> fl.err &
-rec=$!
-BG_PIDS+=($rec)
-wait_ready $rec
+start_rec fl dcache --overwrite --switch-output -e cpu-clock \
+	-- "$HOT" 4000000000
 wait_exec $(pgrep -P $rec) bidhot
-kill -USR2 $rec
-wait_line fl.err "Dump fl.data"
-kill -INT $rec
-wait $rec
-dump=$(ls fl.data.2* | head -1)
-[ -n "$dump" ] || fail "no dump: $(cat fl.err)"
-check_file "$dump" "$TMP/dcache"
+dump_and_stop fl
+check_file "$dump" "$TMP/dcache" all
+
+# 4. a task that exited, its binary deleted before the dump: the dump's
+# cache entry still comes from the binary, held open since its exec
+cp "$HOT" "$TMP/bin/bidgone"
+start_rec gone gcache --overwrite --switch-output -a -e cpu-clock
+"$TMP/bin/bidgone" 200000000 || fail "bidgone"
+rm "$TMP/bin/bidgone"
+dump_and_stop gone
+stock_reads_clean "$dump"
+[ "$(sym "$TMP/gcache" "$dump")" -ge 1 ] ||
+	fail "the stock reports no bid_hot_spin of the deleted binary from the dump's cache"
+[ "$(sym "$TMP/empty" "$dump")" -eq 0 ] || fail "bid_hot_spin found without the cache"
+
+# bad input: a binary deleted before a normal recording ends is counted
+# and said; the file is kept
+cp "$HOT" "$TMP/bin/bidrm"
+"$PERF" --buildid-dir "$TMP/xcache" record -q -e cpu-clock -o rm.data -- \
+	sh -c "$TMP/bin/bidrm 50000000 && rm $TMP/bin/bidrm" 2> rm.err || fail "record: $(cat rm.err)"
+grep -q "rm.data: build-id cache: 1 of .* binaries left out (1 unreadable or gone.*bidrm" rm.err ||
+	fail "the deleted binary is not reported: $(cat rm.err)"
+stock_reads_clean rm.data
+stock_try buildid-list -i rm.data | grep -q " $TMP/bin/bidrm$" ||
+	fail "the deleted binary has no build id in the file"
 exit 0
