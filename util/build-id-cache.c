@@ -101,6 +101,10 @@ static int add_file(char *path, size_t dir_len, const char *file, const struct c
 	if (fd < 0)
 		return -errno;
 	err = copy_src(fd, src, max);
+	/* a binary keeps its execute bits, as in perf's cache (readers and
+	 * tests check them); the rest stays private */
+	if (!err && src->fd >= 0 && !fstat(src->fd, &st) && fchmod(fd, st.st_mode & 0755))
+		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))

@@ -37,7 +37,8 @@ struct cache_src {
 /* Puts one object into the cache at dir the way perf's cache lays it out:
  * DIR/NAME/HEX/FILE (FILE "elf", "kallsyms" or "vdso" by name), and the
  * link DIR/.build-id/XX/REST -> ../../NAME/HEX. An entry already there is
- * left as it is. max: the biggest file copied (bigger: -EFBIG). 0 or
+ * left as it is. A file copied from an fd keeps its mode (0755 at most),
+ * the rest is 0600. max: the biggest file copied (bigger: -EFBIG). 0 or
  * -errno; a partial copy is removed. */
 int build_id_cache__add(const char *dir, const char *name, const u8 *bid, int len,
 			const struct cache_src *src, u64 max);

@@ -45,13 +45,18 @@ stock_complaint() {
 	done
 }
 
-# DIR/perf for the stock perf's own shell tests: `perf record` is the perf
-# under test, every other subcommand the stock's.
+# DIR/perf for the stock perf's own shell tests: `perf record` (and `perf
+# --buildid-dir D record`) is the perf under test, every other subcommand
+# the stock's.
 route_record() {	# DIR
 	mkdir -p "$1" || return
 	cat > "$1/perf" <<EOF
 #!/bin/sh
-[ "\$1" = record ] && exec "$PERF" "\$@"
+case "\$1" in
+record) exec "$PERF" "\$@" ;;
+--buildid-dir) [ "\$3" = record ] && exec "$PERF" "\$@" ;;
+--buildid-dir=*) [ "\$2" = record ] && exec "$PERF" "\$@" ;;
+esac
 exec "$STOCK" "\$@"
 EOF
 	chmod +x "$1/perf"
