@@ -187,4 +187,16 @@ grep -q "rm.data: build-id cache: 1 of .* binaries left out (1 unreadable or gon
 stock_reads_clean rm.data
 stock_try buildid-list -i rm.data | grep -q " $TMP/bin/bidrm$" ||
 	fail "the deleted binary has no build id in the file"
+
+# a full disk while filling the cache: the recording is kept, the binaries
+# that did not fit are counted, no partial copy is left
+mkdir full
+mount -t tmpfs -o size=96k tmpfs full || fail "mount a small tmpfs"
+trap 'umount "$TMP/full" 2>/dev/null; cleanup' EXIT
+"$PERF" --buildid-dir "$TMP/full" record -q -e cpu-clock -o full.data "$HOT" 50000000 2> full.err ||
+	fail "record with a full cache disk: exit $?: $(cat full.err)"
+grep -q "full.data: build-id cache: [1-9][0-9]* of .*[1-9][0-9]* failed; last: .*No space left on device" full.err ||
+	fail "the full disk is not reported: $(cat full.err)"
+check_file full.data "" all
+find full -name '*.tmp.*' | grep -q . && fail "partial copies left: $(find full -name '*.tmp.*')"
 exit 0

@@ -1,0 +1,159 @@
+/* The DSO hit model on synthetic records: maps, forks, execs, samples,
+ * records split across iovecs, and the BUILD_ID feature it writes. */
+#include "tests/tests.h"
+#include "util/dsos.h"
+#include "util/evlist.h"
+#include "util/header.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static void put_mmap2(struct buf *b, u32 pid, u64 addr, u64 len, const char *name, u8 bid0,
+		      u32 prot)
+{
+	size_t at = event__begin(b, PERF_RECORD_MMAP2,
+				 PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
+	u8 bid[BUILD_ID_SIZE];
+
+	memset(bid, bid0, sizeof(bid));
+	buf__u32(b, pid);
+	buf__u32(b, pid);
+	buf__u64(b, addr);
+	buf__u64(b, len);
+	buf__u64(b, 0);
+	buf__u8(b, BUILD_ID_SIZE);
+	buf__zero(b, 3);
+	buf__add(b, bid, sizeof(bid));
+	buf__u32(b, prot);
+	buf__u32(b, MAP_PRIVATE);
+	buf__str0(b, name);
+	buf__zero(b, ALIGN_UP(b->len - at, 8) - (b->len - at));
+	((struct perf_event_header *)(b->p + at))->size = b->len - at;
+}
+
+static void put_task(struct buf *b, u32 type, u16 misc, u32 pid, u32 ppid)
+{
+	size_t at = event__begin(b, type, misc);
+
+	buf__u32(b, pid);
+	buf__u32(b, type == PERF_RECORD_COMM ? pid : ppid);
+	if (type == PERF_RECORD_COMM) {
+		buf__add(b, "x\0\0\0\0\0\0\0", 8);
+	} else {
+		buf__u32(b, pid);
+		buf__u32(b, ppid);
+		buf__u64(b, 0);
+	}
+	((struct perf_event_header *)(b->p + at))->size = b->len - at;
+}
+
+/* fake_evlist()'s layout: IDENTIFIER, IP, TID, TIME, CPU, PERIOD */
+static void put_sample(struct buf *b, u16 mode, u64 ip, u32 pid)
+{
+	size_t at = event__begin(b, PERF_RECORD_SAMPLE, mode);
+
+	buf__u64(b, 100);
+	buf__u64(b, ip);
+	buf__u32(b, pid);
+	buf__u32(b, pid);
+	buf__u64(b, 1);
+	buf__u64(b, 0);
+	buf__u64(b, 1000);
+	((struct perf_event_header *)(b->p + at))->size = b->len - at;
+}
+
+static const struct dso *find(const struct dsos *s, const char *name)
+{
+	for (int i = 0; i < s->nr; i++)
+		if (!strcmp(s->d[i].name, name))
+			return &s->d[i];
+	return NULL;
+}
+
+/* The names the feature body lists, space-separated, in order. */
+static void feature_names(const struct buf *f, char *out, size_t sz)
+{
+	out[0] = '\0';
+	for (size_t off = 0; off + 36 <= f->len; ) {
+		const struct perf_event_header *h = (const void *)(f->p + off);
+
+		snprintf(out + strlen(out), sz - strlen(out), "%s%s", *out ? " " : "", f->p + off + 36);
+		off += h->size;
+	}
+}
+
+static int feed_split(struct dsos *s, const struct buf *b, size_t cut)
+{
+	struct iovec iov[2] = { { b->p, cut }, { b->p + cut, b->len - cut } };
+
+	dsos__feed(s, iov, 2);
+	return 0;
+}
+
+static int test_dsos(struct test_ctx *ctx)
+{
+	struct evlist *l = fake_evlist();
+	struct buf b = { 0 }, f = { 0 };
+	struct dsos *s;
+	char names[512];
+	size_t cut;
+
+	TEST_ASSERT(l, "fake evlist");
+	s = dsos__new(l, 0);
+	TEST_ASSERT(s, "dsos__new");
+	put_mmap2(&b, 10, 0x400000, 0x1000, "/bin/app", 0xaa, PROT_READ | PROT_EXEC);
+	put_mmap2(&b, 10, 0x500000, 0x1000, "/lib/data", 0xbb, PROT_READ);	/* not code */
+	put_mmap2(&b, 10, 0x7000, 0x1000, "[vdso]", 0xcc, PROT_READ | PROT_EXEC);
+	put_mmap2(&b, 10, 0x600000, 0x1000, "/lib/libunhit.so", 0xdd, PROT_READ | PROT_EXEC);
+	/* a child process inherits its parent's maps; its exec drops them */
+	put_task(&b, PERF_RECORD_FORK, 0, 11, 10);
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x400010, 11);
+	put_task(&b, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, 11, 0);
+	put_mmap2(&b, 11, 0x400000, 0x2000, "/bin/other", 0xee, PROT_READ | PROT_EXEC);
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x401000, 11);
+	/* a map splits an older one: the middle is the new file's */
+	put_mmap2(&b, 10, 0x400400, 0x100, "/lib/patch.so", 0x11, PROT_READ | PROT_EXEC);
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x400450, 10);
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x123, 10);	/* in no map */
+	cut = b.len - 20;	/* the last record split across two iovecs */
+	put_sample(&b, PERF_RECORD_MISC_KERNEL, 0xffffffff81000000ULL, 10);
+	feed_split(s, &b, cut);
+
+	TEST_ASSERT(s->err == 0, "err %d", s->err);
+	TEST_ASSERT(find(s, "/bin/app") && find(s, "/bin/app")->hit, "the forked child's sample hits the parent's binary");
+	TEST_ASSERT(find(s, "/bin/other") && find(s, "/bin/other")->hit, "after exec");
+	TEST_ASSERT(find(s, "/lib/patch.so") && find(s, "/lib/patch.so")->hit, "the split map");
+	TEST_ASSERT(!find(s, "/lib/data"), "a data map is no DSO");
+	TEST_ASSERT(find(s, "/lib/libunhit.so") && !find(s, "/lib/libunhit.so")->hit, "not hit");
+	TEST_ASSERT(s->unresolved == 1, "unresolved %llu", (unsigned long long)s->unresolved);
+	TEST_ASSERT(s->kernel >= 0 && s->d[s->kernel].hit, "the kernel sample, split across iovecs");
+	TEST_ASSERT(!dsos__write_feature(s, &f), "feature");
+	feature_names(&f, names, sizeof(names));
+	TEST_LOG(ctx, "  feature: %s\n", names);
+	/* the kernel first (its build id from sysfs: absent in a container) */
+	if (!strncmp(names, "[kernel", 7))
+		memmove(names, names + strlen("[kernel.kallsyms] "), strlen(names) - 17);
+	TEST_ASSERT(!strcmp(names, "/bin/app [vdso] /bin/other /lib/patch.so"), "%s", names);
+	/* one entry: header, pid -1, the build id and its size, the name padded to 64 */
+	TEST_ASSERT(((const struct perf_event_header *)f.p)->misc & 0x8000, "size flag");
+	buf__release(&f);
+	dsos__delete(s);
+
+	/* --buildid-all: every DSO with a build id */
+	s = dsos__new(l, 1);
+	TEST_ASSERT(s, "dsos__new");
+	feed_split(s, &b, 8);
+	TEST_ASSERT(!dsos__write_feature(s, &f), "feature");
+	feature_names(&f, names, sizeof(names));
+	TEST_ASSERT(strstr(names, "/lib/libunhit.so"), "--buildid-all: %s", names);
+	buf__release(&f);
+	dsos__delete(s);
+	buf__release(&b);
+	evlist__delete(l);
+	return TEST_OK;
+}
+
+const struct test_suite suite_dsos = {
+	"dsos", "Build ids: the DSOs a file's samples hit, from its own records", test_dsos,
+};
