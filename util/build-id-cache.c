@@ -114,13 +114,30 @@ static int add_file(char *path, size_t dir_len, const char *file, const struct c
 	return err;
 }
 
+static const char *cache_file(const char *name)
+{
+	return !strcmp(name, "[kernel.kallsyms]") ? "kallsyms" : !strcmp(name, "[vdso]") ? "vdso" :
+	       "elf";
+}
+
+int build_id_cache__has(const char *dir, const char *name, const u8 *bid, int len)
+{
+	char hex[2 * BUILD_ID_SIZE + 1], path[PATH_MAX];
+	struct stat st;
+
+	build_id__hex(bid, len, hex);
+	if ((size_t)snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/%s", dir, hex, hex + 2,
+			     cache_file(name)) >= sizeof(path))
+		return 0;
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
 int build_id_cache__add(const char *dir, const char *name, const u8 *bid, int len,
 			const struct cache_src *src, u64 max)
 {
 	char hex[2 * BUILD_ID_SIZE + 1], path[PATH_MAX], target[PATH_MAX];
 	const char *rel = name + (name[0] == '/');
-	const char *file = !strcmp(name, "[kernel.kallsyms]") ? "kallsyms" :
-			   !strcmp(name, "[vdso]") ? "vdso" : "elf";
+	const char *file = cache_file(name);
 	size_t dir_len = strlen(dir);
 	int err;
 

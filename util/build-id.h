@@ -25,6 +25,10 @@ void build_id__hex(const u8 *bid, int len, char out[2 * BUILD_ID_SIZE + 1]);
  * $HOME/.debug. Malloc'd (the caller frees), NULL with errno set. */
 char *build_id_cache__dir(const char *dir);
 
+/* 1 when the cache at dir has the object name with build id bid (through
+ * its .build-id link), else 0: what need not be read again. */
+int build_id_cache__has(const char *dir, const char *name, const u8 *bid, int len);
+
 /* What build_id_cache__add() copies: a file (fd open on it, so that a
  * binary deleted since it was mapped is still found), or the bytes given
  * (kallsyms, a vdso image). */

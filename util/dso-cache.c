@@ -27,6 +27,9 @@ static int dso__cache(struct dso *d, const char *dir, u64 max)
 	size_t len;
 	int err, fd = -1;
 
+	/* kallsyms is megabytes, a binary an open and an ELF parse: not again */
+	if (build_id_cache__has(dir, d->name, d->bid, d->bid_len))
+		return 0;
 	if (!strcmp(d->name, "[kernel.kallsyms]")) {
 		err = buf__file(&kallsyms, "/proc/kallsyms", &len);
 		if (err)
