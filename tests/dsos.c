@@ -116,6 +116,11 @@ static int test_dsos(struct test_ctx *ctx)
 	put_mmap2(&b, 10, 0x400400, 0x100, "/lib/patch.so", 0x11, PROT_READ | PROT_EXEC);
 	put_sample(&b, PERF_RECORD_MISC_USER, 0x400450, 10);
 	put_sample(&b, PERF_RECORD_MISC_USER, 0x123, 10);	/* in no map */
+	/* another ring's older MMAP2 written after the sample, in the same round */
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x800010, 10);
+	put_mmap2(&b, 10, 0x800000, 0x1000, "/lib/late.so", 0x22, PROT_READ | PROT_EXEC);
+	cut = event__begin(&b, PERF_RECORD_FINISHED_ROUND, 0);
+	((struct perf_event_header *)(b.p + cut))->size = sizeof(struct perf_event_header);
 	cut = b.len - 20;	/* the last record split across two iovecs */
 	put_sample(&b, PERF_RECORD_MISC_KERNEL, 0xffffffff81000000ULL, 10);
 	feed_split(s, &b, cut);
@@ -126,6 +131,8 @@ static int test_dsos(struct test_ctx *ctx)
 	TEST_ASSERT(find(s, "/lib/patch.so") && find(s, "/lib/patch.so")->hit, "the split map");
 	TEST_ASSERT(!find(s, "/lib/data"), "a data map is no DSO");
 	TEST_ASSERT(find(s, "/lib/libunhit.so") && !find(s, "/lib/libunhit.so")->hit, "not hit");
+	TEST_ASSERT(find(s, "/lib/late.so") && find(s, "/lib/late.so")->hit,
+		    "a sample before its map's MMAP2 in the same round");
 	TEST_ASSERT(s->unresolved == 1, "unresolved %llu", (unsigned long long)s->unresolved);
 	TEST_ASSERT(s->kernel >= 0 && s->d[s->kernel].hit, "the kernel sample, split across iovecs");
 	TEST_ASSERT(!dsos__write_feature(s, &f), "feature");
@@ -134,7 +141,8 @@ static int test_dsos(struct test_ctx *ctx)
 	/* the kernel first (its build id from sysfs: absent in a container) */
 	if (!strncmp(names, "[kernel", 7))
 		memmove(names, names + strlen("[kernel.kallsyms] "), strlen(names) - 17);
-	TEST_ASSERT(!strcmp(names, "/bin/app [vdso] /bin/other /lib/patch.so"), "%s", names);
+	TEST_ASSERT(!strcmp(names, "/bin/app [vdso] /bin/other /lib/patch.so /lib/late.so"), "%s",
+		    names);
 	/* one entry: header, pid -1, the build id and its size, the name padded to 64 */
 	TEST_ASSERT(((const struct perf_event_header *)f.p)->misc & 0x8000, "size flag");
 	buf__release(&f);

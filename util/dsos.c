@@ -5,6 +5,7 @@
 #include "util/build-id.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
+#include "util/header.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +24,17 @@ struct dso_task {
 	struct dso_map *m;
 	int nr, cap;
 	int last;	/* the map the last lookup found: samples come in runs */
+};
+
+/* A file is written a round at a time (a pass over every ring, then
+ * FINISHED_ROUND), ring after ring: a sample may come before the MMAP2
+ * of its binary, from another CPU's ring, that is older. Readers sort a
+ * round by time; here such samples wait for the round's end. */
+#define MAX_PENDING 65536
+
+struct dso_pending {
+	u64 ip;
+	u32 pid;
 };
 
 struct dso_module {
@@ -58,7 +70,8 @@ struct dsos *dsos__new(const struct evlist *evlist, int all)
 	s->nr_mods = -1;
 	s->layouts = calloc(evlist->nr_entries + 1, sizeof(*s->layouts));
 	s->carry = malloc(MAX_RECORD);
-	if (!s->layouts || !s->carry)
+	s->pending = malloc(MAX_PENDING * sizeof(*s->pending));
+	if (!s->layouts || !s->carry || !s->pending)
 		goto fail;
 	s->by_id = evlist->nr_entries &&
 		   (evlist->entries[0]->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
@@ -98,6 +111,7 @@ void dsos__delete(struct dsos *s)
 	free(s->mods);
 	free(s->layouts);
 	free(s->carry);
+	free(s->pending);
 	free(s);
 }
 
@@ -376,10 +390,27 @@ static void dsos__sample(struct dsos *s, const struct perf_event_header *h)
 		dso = t ? task__lookup(t, ip) : -1;
 		if (dso >= 0)
 			s->d[dso].hit = 1;
+		else if (s->nr_pending < MAX_PENDING)
+			s->pending[s->nr_pending++] = (struct dso_pending){ ip, pid };
 		else
 			s->unresolved++;
 		break;
 	}
+}
+
+/* The round is complete: its maps are all known now. */
+static void dsos__end_round(struct dsos *s)
+{
+	for (int i = 0; i < s->nr_pending; i++) {
+		struct dso_task *t = dsos__task(s, s->pending[i].pid, 0);
+		int dso = t ? task__lookup(t, s->pending[i].ip) : -1;
+
+		if (dso >= 0)
+			s->d[dso].hit = 1;
+		else
+			s->unresolved++;
+	}
+	s->nr_pending = 0;
 }
 
 static void dsos__record(struct dsos *s, const struct perf_event_header *h)
@@ -390,6 +421,7 @@ static void dsos__record(struct dsos *s, const struct perf_event_header *h)
 	case PERF_RECORD_MMAP2: dsos__mmap(s, h); break;
 	case PERF_RECORD_FORK: dsos__fork(s, h); break;
 	case PERF_RECORD_COMM: dsos__exec(s, h); break;
+	case PERF_RECORD_FINISHED_ROUND: dsos__end_round(s); break;
 	}
 }
 
@@ -480,6 +512,7 @@ static void put_build_id(struct buf *b, const struct dso *d)
 
 int dsos__write_feature(struct dsos *s, struct buf *b)
 {
+	dsos__end_round(s);	/* a file may end without FINISHED_ROUND */
 	/* kernel and modules first, then the rest in the order they were mapped */
 	for (int pass = 1; pass >= 0; pass--)
 		for (int i = 0; i < s->nr; i++) {

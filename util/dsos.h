@@ -44,6 +44,8 @@ struct dsos {
 	struct dso_module *mods;	/* /proc/modules, read at the first kernel sample */
 	int nr_mods;		/* -1: not read yet */
 	char *carry;		/* a record split across two iovecs */
+	struct dso_pending *pending;	/* user samples in no map yet: retried at the round's end */
+	int nr_pending;
 	u64 unresolved;		/* user samples in no known map */
 	int err;		/* -ENOMEM once a map or a DSO could not be kept */
 };
