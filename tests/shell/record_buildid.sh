@@ -35,10 +35,11 @@ stock_try() {
 	return 1
 }
 
-# FILE CACHE [all]: the BUILD_ID feature lists what the samples hit (the
-# stock works that out from the samples itself: --with-hits), plus the vdso;
-# every entry is in CACHE. all: the file is long enough to hit the test
-# binary and the kernel (the first of rotated files may not be).
+# FILE CACHE [hot|kernel]: the BUILD_ID feature lists what the samples hit
+# (the stock works that out from the samples itself: --with-hits), plus the
+# vdso; every entry is in CACHE. hot: the file is long enough to hit the
+# test binary (the first of rotated files may not be); kernel: and the
+# kernel (a whole run, its exec included).
 check_file() {
 	local f=$1 cache=$2 listed hits name bid link
 	stock_reads_clean "$f"
@@ -47,6 +48,8 @@ check_file() {
 	log "$f: $(echo "$listed" | awk '{ print $2 }' | tr '\n' ' ')"
 	if [ -n "$3" ]; then
 		echo "$listed" | grep -qx "$hot_bid $HOT" || fail "$f: no build id of $HOT: $listed"
+	fi
+	if [ "$3" = kernel ]; then
 		echo "$listed" | grep -q ' \[kernel.kallsyms\]$' || fail "$f: no kernel build id: $listed"
 	fi
 	echo "$listed" | grep -q ' \[vdso\]$' || fail "$f: no vdso build id: $listed"
@@ -78,7 +81,7 @@ done
 "$PERF" --buildid-dir "$TMP/cache" record -q -e cpu-clock -o our.data "$HOT" 100000000 2> our.err ||
 	fail "record: $(cat our.err)"
 [ -s our.err ] && fail "record said: $(cat our.err)"
-check_file our.data "$TMP/cache" all
+check_file our.data "$TMP/cache" kernel
 # the same build id for a name as the stock's recording
 if [ -n "$stock_ref" ]; then
 	stock_try buildid-list -i stock.data | while read -r bid name; do
@@ -157,13 +160,16 @@ wait $rec || fail "rotating record: $(cat rot.err)"
 n=0
 for f in rot.data.2*; do check_file "$f" "$TMP/rcache"; n=$((n + 1)); done
 [ $n -ge 2 ] || fail "$n rotated files"
-check_file "$f" "$TMP/rcache" all	# the last: the rest of a long run
+check_file "$f" "$TMP/rcache" hot	# the last: the rest of a long run
 
 start_rec fl dcache --overwrite --switch-output -e cpu-clock \
 	-- "$HOT" 4000000000
 wait_exec $(pgrep -P $rec) bidhot
 dump_and_stop fl
-check_file "$dump" "$TMP/dcache" all
+check_file "$dump" "$TMP/dcache" hot
+# perf archive packs a dump's binaries too, with nothing missing
+"$PERF" --buildid-dir "$TMP/dcache" archive "$dump" > /dev/null 2> farch.err
+grep -q 'build-id.c:1010' farch.err || [ ! -s farch.err ] || fail "archive $dump: $(cat farch.err)"
 
 # 4. a task that exited, its binary deleted before the dump: the dump's
 # cache entry still comes from the binary, held open since its exec
@@ -197,6 +203,6 @@ trap 'umount "$TMP/full" 2>/dev/null; cleanup' EXIT
 	fail "record with a full cache disk: exit $?: $(cat full.err)"
 grep -q "full.data: build-id cache: [1-9][0-9]* of .*[1-9][0-9]* failed; last: .*No space left on device" full.err ||
 	fail "the full disk is not reported: $(cat full.err)"
-check_file full.data "" all
+check_file full.data "" hot
 find full -name '*.tmp.*' | grep -q . && fail "partial copies left: $(find full -name '*.tmp.*')"
 exit 0
