@@ -57,7 +57,10 @@ void dsos__delete(struct dsos *s);
 /* Feeds whole records (possibly split across the iovecs, as a ring's
  * wrap splits them). */
 void dsos__feed(struct dsos *s, const struct iovec *iov, int iovcnt);
-/* The BUILD_ID feature's body: one build_id_event per DSO hit (and the
+/* The round is complete (FINISHED_ROUND, or the file's end): its maps are
+ * all known now, samples that waited for them are looked up again. */
+void dsos__end_round(struct dsos *s);
+/* The BUILD_ID feature's body (util/dsos-feature.c): one build_id_event per DSO hit (and the
  * vdso, and every DSO with --buildid-all) that has a build id, kernel and
  * modules first, as perf writes it. Build ids the records did not carry
  * are read from the files now. 0 or -ENOMEM. */
