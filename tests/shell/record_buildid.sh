@@ -5,6 +5,9 @@ need_stock
 need_root "the flight recorder's rings"
 command -v cc >/dev/null || skip "no C compiler"
 cd "$TMP" || exit 1
+# the stock's record writes some of its cache under ~/.debug whatever
+# --buildid-dir says: a home of the test's own
+export HOME=$TMP
 cat > hot.c <<'C'
 #include <stdlib.h>
 volatile unsigned long sink;
