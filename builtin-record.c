@@ -657,7 +657,7 @@ out_abort:
 	perf_data__abort(&rec.data);
 out:
 	perf_data__abort(&rec.data);	/* -o - taken, but never started */
-	dsos__delete(rec.data.dsos);	/* a file given up before its end */
+	dso_hits__delete(rec.data.hits);	/* a file given up before its end */
 	workload__finish(&rec.workload, 1);
 	writer__stop(&rec.writer);
 	dump__delete(rec.dump);

@@ -1,5 +1,5 @@
 #include "util/data.h"
-#include "util/dsos.h"
+#include "util/dso-hits.h"
 #include "util/compress.h"
 #include "util/evlist.h"
 
@@ -192,8 +192,8 @@ int perf_data__write(struct perf_data *d, const void *buf, size_t len)
 	int err = perf_data__append(d, buf, len);
 	struct iovec iov = { (void *)buf, len };
 
-	if (!err && d->dsos)
-		dsos__feed(d->dsos, &iov, 1);
+	if (!err && d->hits)
+		dso_hits__feed(d->hits, &iov, 1);
 	return err;
 }
 
@@ -207,8 +207,8 @@ int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt)
 	err = writev_all(d->fd, iov, iovcnt);
 	if (!err)
 		d->data_size += len;
-	if (!err && d->dsos)
-		dsos__feed(d->dsos, iov, iovcnt);
+	if (!err && d->hits)
+		dso_hits__feed(d->hits, iov, iovcnt);
 	return err;
 }
 
@@ -237,8 +237,8 @@ int perf_data__write_ring(struct perf_data *d, struct iovec *iov, int iovcnt)
 		err = perf_data__append(d, d->comp_buf.p, d->comp_buf.len);
 	if (err)
 		return err;
-	if (d->dsos)
-		dsos__feed(d->dsos, iov, iovcnt);
+	if (d->hits)
+		dso_hits__feed(d->hits, iov, iovcnt);
 	for (int i = 0; i < iovcnt; i++)
 		d->comp_in += iov[i].iov_len;
 	d->comp_out += d->comp_buf.len;
@@ -287,8 +287,8 @@ static int finish_file(struct perf_data *d, const struct header_info *info)
 	struct header_info hi = *info;
 	int err;
 
-	if (!hi.dsos)
-		hi.dsos = d->dsos;
+	if (!hi.hits)
+		hi.hits = d->hits;
 
 	/* a failed write may have left part of a record past data_size */
 	if (ftruncate(d->fd, feat_off))

@@ -28,7 +28,7 @@ struct perf_data {
 	struct buf comp_buf;
 	u64 comp_in, comp_out;	/* ring bytes, and the bytes of the records they became */
 	char placed[PATH_MAX];	/* after commit: the name the file got */
-	struct dsos *dsos;	/* fed every record written, for BUILD_ID (the caller's, or NULL) */
+	struct dso_hits *hits;	/* fed every record written, for BUILD_ID (the caller's, or NULL) */
 };
 
 /* Checks an output path before anything is recorded: refuses "", "-" (a

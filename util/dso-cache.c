@@ -1,5 +1,5 @@
 /* The hit DSOs of a finished file into the build-id cache. */
-#include "util/dsos.h"
+#include "util/dso-hits.h"
 #include "util/build-id.h"
 
 #include <errno.h>
@@ -20,7 +20,7 @@ static void vdso_image(struct cache_src *src)
 	src->len = base ? eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize : 0;
 }
 
-static int dso__cache(struct dso *d, const char *dir, u64 max)
+static int dso__cache(struct hit_dso *d, const char *dir, u64 max)
 {
 	struct cache_src src = { .fd = -1 };
 	struct buf kallsyms = { 0 };
@@ -62,13 +62,13 @@ static int dso__cache(struct dso *d, const char *dir, u64 max)
 	return err;
 }
 
-void dsos__fill_cache(struct dsos *s, const char *dir, u64 max, struct dsos_cache_stats *st)
+void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct dso_hits_cache_stats *st)
 {
 	for (int i = 0; i < s->nr; i++) {
-		struct dso *d = &s->d[i];
+		struct hit_dso *d = &s->d[i];
 		int err;
 
-		if (!dsos__wanted(s, d) || !d->bid_len)
+		if (!dso_hits__wanted(s, d) || !d->bid_len)
 			continue;
 		err = dso__cache(d, dir, max);
 		if (!err) {
@@ -87,7 +87,7 @@ void dsos__fill_cache(struct dsos *s, const char *dir, u64 max, struct dsos_cach
 	}
 }
 
-void dsos_cache_stats__report(const struct dsos_cache_stats *st, const char *file)
+void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file)
 {
 	u64 missed = st->unreadable + st->too_big + st->failed;
 

@@ -275,7 +275,7 @@ static int dump__run(struct dump *d)
 		perf_data__abort(&out);
 		return dump__fail(d, err, "-z: zstd");
 	}
-	if (d->opts.buildid && !(out.dsos = dsos__new(d->evlist, d->opts.buildid_all))) {
+	if (d->opts.buildid && !(out.hits = dso_hits__new(d->evlist, d->opts.buildid_all))) {
 		perf_data__abort(&out);
 		return dump__fail(d, -ENOMEM, "build ids");
 	}
@@ -285,17 +285,17 @@ static int dump__run(struct dump *d)
 	if (err) {
 		snprintf(d->errbuf, sizeof(d->errbuf), "%s: write: %s", d->path, strerror(-err));
 		perf_data__abort(&out);
-		dsos__delete(out.dsos);
+		dso_hits__delete(out.hits);
 		return err;
 	}
 	err = perf_data__commit(&out, &d->info, d->keep_old, d->errbuf, sizeof(d->errbuf));
 	/* the file is in place: the cache can only add to it */
 	memset(&d->cache, 0, sizeof(d->cache));
 	if (!err && d->held)
-		held_files__lend(d->held, d->nr_held, out.dsos);
+		held_files__lend(d->held, d->nr_held, out.hits);
 	if (!err && d->opts.buildid_dir[0])
-		dsos__fill_cache(out.dsos, d->opts.buildid_dir, DSO_CACHE_MAX, &d->cache);
-	dsos__delete(out.dsos);
+		dso_hits__fill_cache(out.hits, d->opts.buildid_dir, DSO_CACHE_MAX, &d->cache);
+	dso_hits__delete(out.hits);
 	if (err)
 		return err;
 	memcpy(d->placed, out.placed, PATH_MAX);

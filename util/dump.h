@@ -3,7 +3,7 @@
 
 #include <limits.h>
 #include "util/buf.h"
-#include "util/dsos.h"
+#include "util/dso-hits.h"
 #include "util/header.h"
 #include "util/merge.h"
 #include "util/prelude.h"
@@ -75,7 +75,7 @@ struct dump {
 	u64 write_ns;			/* capture to file in place */
 	u64 file_bytes;
 	int no_features;		/* a full disk left no room for them */
-	struct dsos_cache_stats cache;	/* the build-id cache, after the file is in place */
+	struct dso_hits_cache_stats cache;	/* the build-id cache, after the file is in place */
 	u64 last_sample_time;
 	int err;			/* 0, -ENODATA (no new sample: no file), -errno */
 	char placed[PATH_MAX];		/* the name the file got (path, or path-N) */

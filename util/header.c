@@ -1,6 +1,6 @@
 #include "util/header.h"
 #include "util/cpumap.h"
-#include "util/dsos.h"
+#include "util/dso-hits.h"
 #include "util/evlist.h"
 #include "util/tp.h"
 
@@ -199,7 +199,7 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 	uname(&uts);
 	if (info->evlist && evlist__has_tracepoints(info->evlist))
 		feats[nfeat++] = HEADER_TRACING_DATA;
-	if (info->dsos)
+	if (info->hits)
 		feats[nfeat++] = HEADER_BUILD_ID;
 	feats[nfeat++] = HEADER_HOSTNAME;
 	feats[nfeat++] = HEADER_OSRELEASE;
@@ -243,7 +243,7 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 
 		switch (feats[i]) {
 		case HEADER_TRACING_DATA: err = feat_tracing_data(&body, info->evlist); break;
-		case HEADER_BUILD_ID: err = dsos__write_feature(info->dsos, &body); break;
+		case HEADER_BUILD_ID: err = dso_hits__write_feature(info->hits, &body); break;
 		case HEADER_HOSTNAME: header__put_string(&body, uts.nodename); break;
 		case HEADER_OSRELEASE: header__put_string(&body, uts.release); break;
 		case HEADER_VERSION: header__put_string(&body, PERF_VERSION); break;

@@ -57,7 +57,7 @@ enum {
 #define PERF_VERSION "0.1.0-flightrec"
 
 struct evlist;
-struct dsos;
+struct dso_hits;
 
 /* What the feature sections describe beyond the machine itself. */
 struct header_info {
@@ -67,7 +67,7 @@ struct header_info {
 	u64 first_sample_time, last_sample_time;	/* 0, 0: no samples */
 	int comp_level;		/* -z: the COMPRESSED feature (0: none) */
 	u32 comp_ratio, comp_mmap_len;
-	struct dsos *dsos;	/* the BUILD_ID feature's DSOs (NULL: none, -B) */
+	struct dso_hits *hits;	/* the BUILD_ID feature's DSOs (NULL: none, -B) */
 };
 
 /* Appends the feature table and bodies for a file whose feature area

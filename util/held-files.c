@@ -1,5 +1,5 @@
 #include "util/held-files.h"
-#include "util/dsos.h"
+#include "util/dso-hits.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -131,13 +131,13 @@ void held_files__prune(struct held_files *h, const struct buf *log)
 	h->nr = n;
 }
 
-void held_files__lend(const struct held_files *h, int nr, struct dsos *s)
+void held_files__lend(const struct held_files *h, int nr, struct dso_hits *s)
 {
 	for (int i = 0; i < s->nr; i++) {
-		struct dso *d = &s->d[i];
+		struct hit_dso *d = &s->d[i];
 		int k;
 
-		if (d->fd >= 0 || d->kernel || !dsos__wanted(s, d))
+		if (d->fd >= 0 || d->kernel || !dso_hits__wanted(s, d))
 			continue;
 		k = held__find(h, nr, d->name, d->bid, d->bid_len);
 		if (k < 0 && d->bid_len)	/* mapped before build ids were known */

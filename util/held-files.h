@@ -5,7 +5,7 @@
 #include "util/buf.h"
 #include "util/event.h"
 
-struct dsos;
+struct dso_hits;
 
 /* The flight recorder's binaries, held open: a task that exited and whose
  * binary was deleted (or replaced) before the dump is still symbolized,
@@ -45,6 +45,6 @@ void held_files__see(struct held_files *h, const struct perf_event_header *rec);
 void held_files__prune(struct held_files *h, const struct buf *log);
 /* Lends the first nr held files (a capture's count) to the DSOs of a dump
  * that have no fd: each gets a dup of the matching one. */
-void held_files__lend(const struct held_files *h, int nr, struct dsos *s);
+void held_files__lend(const struct held_files *h, int nr, struct dso_hits *s);
 
 #endif

@@ -289,7 +289,7 @@ int record__dump_done(struct record *rec, struct dump *d)
 		pr_err("perf record: dump failed: %s\n", d->errbuf);
 	} else {
 		record__placed(rec, d->placed, d->no_features, 1);
-		dsos_cache_stats__report(&d->cache, d->placed);
+		dso_hits_cache_stats__report(&d->cache, d->placed);
 		if (rec->opts.verbose)
 			pr_err("[ perf record: dump %s: capture %d rings, %.1f MB in %.3f ms; "
 			       "prelude %llu of %llu tracking records (%llu KB); written in "
@@ -346,16 +346,16 @@ int record__finish_file(struct record *rec, int announce)
 		perf_data__abort(&rec->data);
 	} else {
 		record__placed(rec, rec->data.placed, rec->data.no_features, announce);
-		if (rec->data.dsos && rec->dump_opts.buildid_dir[0]) {
-			struct dsos_cache_stats cs = { 0 };
+		if (rec->data.hits && rec->dump_opts.buildid_dir[0]) {
+			struct dso_hits_cache_stats cs = { 0 };
 
-			dsos__fill_cache(rec->data.dsos, rec->dump_opts.buildid_dir,
+			dso_hits__fill_cache(rec->data.hits, rec->dump_opts.buildid_dir,
 					 DSO_CACHE_MAX, &cs);
-			dsos_cache_stats__report(&cs, rec->data.placed);
+			dso_hits_cache_stats__report(&cs, rec->data.placed);
 		}
 	}
-	dsos__delete(rec->data.dsos);
-	rec->data.dsos = NULL;
+	dso_hits__delete(rec->data.hits);
+	rec->data.hits = NULL;
 	free(path);
 	return err;
 }
@@ -379,7 +379,7 @@ int record__start_file(struct record *rec, const void *prelude, size_t len)
 		perf_data__abort(&rec->data);
 	}
 	if (!err && !rec->data.pipe && rec->dump_opts.buildid &&
-	    !(rec->data.dsos = dsos__new(rec->evlist, rec->dump_opts.buildid_all))) {
+	    !(rec->data.hits = dso_hits__new(rec->evlist, rec->dump_opts.buildid_all))) {
 		err = -errno;
 		snprintf(rec->err, sizeof(rec->err), "build ids: %s", strerror(errno));
 		perf_data__abort(&rec->data);

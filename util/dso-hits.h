@@ -1,5 +1,5 @@
-#ifndef PERF_DSOS_H
-#define PERF_DSOS_H
+#ifndef PERF_DSO_HITS_H
+#define PERF_DSO_HITS_H
 
 #include <sys/uio.h>
 #include "util/buf.h"
@@ -11,13 +11,13 @@ struct dso_task;
 
 /* One binary the records of a file map: the kernel, a module, the vdso or
  * a file, with its build id and whether a sample of the file hit it. */
-struct dso {
+struct hit_dso {
 	char *name;
 	u8 bid[BUILD_ID_SIZE];
 	int bid_len;		/* 0: none known yet (read from the file when needed) */
 	int kernel;		/* the kernel or a module: cpumode KERNEL in the feature */
 	int hit;
-	int fd;			/* -1, or the file held open (dsos__hold()) */
+	int fd;			/* -1, or the file held open (dso_hits__hold()) */
 };
 
 /* Where a sample's IP and PID are, for one event's sample_type. */
@@ -30,8 +30,8 @@ struct dso_layout {
  * (MMAP/MMAP2 add maps, FORK copies a new process's, an exec COMM drops
  * them, a SAMPLE marks a hit), in file order. Memory: a few words per map
  * of the file's tasks and per DSO. */
-struct dsos {
-	struct dso *d;
+struct dso_hits {
+	struct hit_dso *d;
 	int nr, cap;
 	int all;		/* --buildid-all: every DSO with a build id, hit or not */
 	int kernel, vdso;	/* index of the kernel's and the vdso's, -1 until known */
@@ -51,35 +51,35 @@ struct dsos {
 };
 
 /* A model for the records of a file with evlist's events. all:
- * --buildid-all. NULL with errno set; freed with dsos__delete(). */
-struct dsos *dsos__new(const struct evlist *evlist, int all);
-void dsos__delete(struct dsos *s);
+ * --buildid-all. NULL with errno set; freed with dso_hits__delete(). */
+struct dso_hits *dso_hits__new(const struct evlist *evlist, int all);
+void dso_hits__delete(struct dso_hits *s);
 /* Feeds whole records (possibly split across the iovecs, as a ring's
  * wrap splits them). */
-void dsos__feed(struct dsos *s, const struct iovec *iov, int iovcnt);
+void dso_hits__feed(struct dso_hits *s, const struct iovec *iov, int iovcnt);
 /* The round is complete (FINISHED_ROUND, or the file's end): its maps are
  * all known now, samples that waited for them are looked up again. */
-void dsos__end_round(struct dsos *s);
-/* The BUILD_ID feature's body (util/dsos-feature.c): one build_id_event per DSO hit (and the
+void dso_hits__end_round(struct dso_hits *s);
+/* The BUILD_ID feature's body (util/dso-hits-feature.c): one build_id_event per DSO hit (and the
  * vdso, and every DSO with --buildid-all) that has a build id, kernel and
  * modules first, as perf writes it. Build ids the records did not carry
  * are read from the files now. 0 or -ENOMEM. */
-int dsos__write_feature(struct dsos *s, struct buf *b);
+int dso_hits__write_feature(struct dso_hits *s, struct buf *b);
 /* Whether dso goes into the BUILD_ID feature and so into the cache. */
-int dsos__wanted(const struct dsos *s, const struct dso *d);
+int dso_hits__wanted(const struct dso_hits *s, const struct hit_dso *d);
 
 /* Puts every wanted DSO into the build-id cache at dir (kallsyms for the
  * kernel, the vdso image, the files: from the fd held open if any).
  * max: the biggest file copied. Counts what went in and what could not
  * (unreadable, deleted, too big, disk full) in st. */
-struct dsos_cache_stats {
+struct dso_hits_cache_stats {
 	u64 added, unreadable, too_big, failed;
 	int last_err;
 	char last_name[256];
 };
-void dsos__fill_cache(struct dsos *s, const char *dir, u64 max, struct dsos_cache_stats *st);
+void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct dso_hits_cache_stats *st);
 /* One line on stderr when something of file's could not go into the cache. */
-void dsos_cache_stats__report(const struct dsos_cache_stats *st, const char *file);
+void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file);
 
 /* The biggest binary copied into the cache: a bound on the time and the
  * disk a recording's end or a dump's writer spends on it. */

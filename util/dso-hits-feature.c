@@ -1,5 +1,5 @@
 /* The BUILD_ID feature's body from the DSO model. */
-#include "util/dsos.h"
+#include "util/dso-hits.h"
 #include "util/build-id.h"
 
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 /* The build ids the records did not carry: the kernel's and modules' from
  * sysfs, the vdso's from ours, a file's from the file (or its held fd). */
-static void dso__resolve(struct dso *d)
+static void dso__resolve(struct hit_dso *d)
 {
 	int n;
 
@@ -28,7 +28,7 @@ static void dso__resolve(struct dso *d)
 	d->bid_len = n > 0 ? n : 0;
 }
 
-static void put_build_id(struct buf *b, const struct dso *d)
+static void put_build_id(struct buf *b, const struct hit_dso *d)
 {
 	struct perf_event_header h = {
 		.type = 0,
@@ -48,15 +48,15 @@ static void put_build_id(struct buf *b, const struct dso *d)
 	buf__zero(b, padded - len);
 }
 
-int dsos__write_feature(struct dsos *s, struct buf *b)
+int dso_hits__write_feature(struct dso_hits *s, struct buf *b)
 {
-	dsos__end_round(s);	/* a file may end without FINISHED_ROUND */
+	dso_hits__end_round(s);	/* a file may end without FINISHED_ROUND */
 	/* kernel and modules first, then the rest in the order they were mapped */
 	for (int pass = 1; pass >= 0; pass--)
 		for (int i = 0; i < s->nr; i++) {
-			struct dso *d = &s->d[i];
+			struct hit_dso *d = &s->d[i];
 
-			if (d->kernel != pass || !dsos__wanted(s, d))
+			if (d->kernel != pass || !dso_hits__wanted(s, d))
 				continue;
 			dso__resolve(d);
 			if (d->bid_len)

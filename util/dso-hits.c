@@ -1,7 +1,7 @@
 /* Which binaries a file's samples hit: a small address-space model fed
  * the file's own records, as the stock perf works it out after recording
  * by reading the file back, but without the second pass. */
-#include "util/dsos.h"
+#include "util/dso-hits.h"
 #include "util/build-id.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
@@ -59,9 +59,9 @@ static struct dso_layout layout_of(u64 st)
 	return l;
 }
 
-struct dsos *dsos__new(const struct evlist *evlist, int all)
+struct dso_hits *dso_hits__new(const struct evlist *evlist, int all)
 {
-	struct dsos *s = calloc(1, sizeof(*s));
+	struct dso_hits *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
@@ -86,12 +86,12 @@ struct dsos *dsos__new(const struct evlist *evlist, int all)
 	}
 	return s;
 fail:
-	dsos__delete(s);
+	dso_hits__delete(s);
 	errno = ENOMEM;
 	return NULL;
 }
 
-void dsos__delete(struct dsos *s)
+void dso_hits__delete(struct dso_hits *s)
 {
 	if (!s)
 		return;
@@ -116,10 +116,10 @@ void dsos__delete(struct dsos *s)
 }
 
 /* The DSO named name with build id bid (len 0: not known), added if new. */
-static int dsos__find(struct dsos *s, const char *name, const u8 *bid, int len, int kernel)
+static int dso_hits__find(struct dso_hits *s, const char *name, const u8 *bid, int len, int kernel)
 {
 	for (int i = s->nr - 1; i >= 0; i--) {
-		struct dso *d = &s->d[i];
+		struct hit_dso *d = &s->d[i];
 
 		if (strcmp(d->name, name))
 			continue;
@@ -133,14 +133,14 @@ static int dsos__find(struct dsos *s, const char *name, const u8 *bid, int len, 
 	}
 	if (s->nr == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 32;
-		struct dso *n = realloc(s->d, cap * sizeof(*n));
+		struct hit_dso *n = realloc(s->d, cap * sizeof(*n));
 
 		if (!n)
 			return s->err = -ENOMEM;
 		s->d = n;
 		s->cap = cap;
 	}
-	memset(&s->d[s->nr], 0, sizeof(struct dso));
+	memset(&s->d[s->nr], 0, sizeof(struct hit_dso));
 	s->d[s->nr].name = strdup(name);
 	if (!s->d[s->nr].name)
 		return s->err = -ENOMEM;
@@ -151,7 +151,7 @@ static int dsos__find(struct dsos *s, const char *name, const u8 *bid, int len, 
 	return s->nr++;
 }
 
-static struct dso_task *dsos__task(struct dsos *s, u32 pid, int create)
+static struct dso_task *dso_hits__task(struct dso_hits *s, u32 pid, int create)
 {
 	struct dso_task *t = id_hash__find(&s->tasks, (u64)pid + 1);
 
@@ -227,7 +227,7 @@ static int task__lookup(struct dso_task *t, u64 ip)
 	return -1;
 }
 
-static void dsos__mmap(struct dsos *s, const struct perf_event_header *h)
+static void dso_hits__mmap(struct dso_hits *s, const struct perf_event_header *h)
 {
 	const char *p = (const char *)h, *name;
 	u64 addr, len;
@@ -253,18 +253,18 @@ static void dsos__mmap(struct dsos *s, const struct perf_event_header *h)
 	if (!(prot & PROT_EXEC) || !memchr(name, '\0', h->size - off) ||
 	    (name[0] != '/' && strcmp(name, "[vdso]")))
 		return;
-	dso = dsos__find(s, name, bid, bid_len, 0);
+	dso = dso_hits__find(s, name, bid, bid_len, 0);
 	if (dso < 0)
 		return;
 	if (!strcmp(name, "[vdso]"))
 		s->vdso = dso;
-	t = dsos__task(s, pid, 1);
+	t = dso_hits__task(s, pid, 1);
 	if (!t || task__add_map(t, addr, addr + len, dso))
 		s->err = -ENOMEM;
 }
 
 /* A new process starts with a copy of its parent's maps. */
-static void dsos__fork(struct dsos *s, const struct perf_event_header *h)
+static void dso_hits__fork(struct dso_hits *s, const struct perf_event_header *h)
 {
 	u32 ids[2];	/* pid, ppid */
 	struct dso_task *parent, *child;
@@ -272,9 +272,9 @@ static void dsos__fork(struct dsos *s, const struct perf_event_header *h)
 	if (h->size < 16)
 		return;
 	memcpy(ids, (const char *)h + 8, sizeof(ids));
-	if (ids[0] == ids[1] || !(parent = dsos__task(s, ids[1], 0)) || !parent->nr)
+	if (ids[0] == ids[1] || !(parent = dso_hits__task(s, ids[1], 0)) || !parent->nr)
 		return;
-	child = dsos__task(s, ids[0], 1);
+	child = dso_hits__task(s, ids[0], 1);
 	if (!child || task__grow(child, parent->nr)) {
 		s->err = -ENOMEM;
 		return;
@@ -284,7 +284,7 @@ static void dsos__fork(struct dsos *s, const struct perf_event_header *h)
 }
 
 /* An exec replaces the address space. */
-static void dsos__exec(struct dsos *s, const struct perf_event_header *h)
+static void dso_hits__exec(struct dso_hits *s, const struct perf_event_header *h)
 {
 	struct dso_task *t;
 	u32 pid;
@@ -292,13 +292,13 @@ static void dsos__exec(struct dsos *s, const struct perf_event_header *h)
 	if (h->size < 16 || !(h->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
 	memcpy(&pid, (const char *)h + 8, 4);
-	if ((t = dsos__task(s, pid, 0)))
+	if ((t = dso_hits__task(s, pid, 0)))
 		t->nr = t->last = 0;
 }
 
 /* /proc/modules: "name size refs deps state address". Addresses read as 0
  * without the right to see them: then every kernel sample is the kernel's. */
-static void dsos__read_modules(struct dsos *s)
+static void dso_hits__read_modules(struct dso_hits *s)
 {
 	struct buf b = { 0 };
 	size_t len;
@@ -332,13 +332,13 @@ out:
 	buf__release(&b);
 }
 
-static void dsos__kernel_hit(struct dsos *s, u64 ip)
+static void dso_hits__kernel_hit(struct dso_hits *s, u64 ip)
 {
 	u8 none[BUILD_ID_SIZE];
 	char name[80];
 
 	if (s->nr_mods < 0)
-		dsos__read_modules(s);
+		dso_hits__read_modules(s);
 	for (int i = 0; i < s->nr_mods; i++) {
 		struct dso_module *m = &s->mods[i];
 
@@ -346,19 +346,19 @@ static void dsos__kernel_hit(struct dsos *s, u64 ip)
 			continue;
 		if (m->dso < 0) {
 			snprintf(name, sizeof(name), "[%s]", m->name);
-			m->dso = dsos__find(s, name, none, 0, 1);
+			m->dso = dso_hits__find(s, name, none, 0, 1);
 		}
 		if (m->dso >= 0)
 			s->d[m->dso].hit = 1;
 		return;
 	}
 	if (s->kernel < 0)
-		s->kernel = dsos__find(s, "[kernel.kallsyms]", none, 0, 1);
+		s->kernel = dso_hits__find(s, "[kernel.kallsyms]", none, 0, 1);
 	if (s->kernel >= 0)
 		s->d[s->kernel].hit = 1;
 }
 
-static void dsos__sample(struct dsos *s, const struct perf_event_header *h)
+static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header *h)
 {
 	const struct dso_layout *l = &s->layouts[0];
 	const char *p = (const char *)h + sizeof(*h);
@@ -383,10 +383,10 @@ static void dsos__sample(struct dsos *s, const struct perf_event_header *h)
 	memcpy(&pid, p + l->tid, 4);
 	switch (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
-		dsos__kernel_hit(s, ip);
+		dso_hits__kernel_hit(s, ip);
 		break;
 	case PERF_RECORD_MISC_USER:
-		t = dsos__task(s, pid, 0);
+		t = dso_hits__task(s, pid, 0);
 		dso = t ? task__lookup(t, ip) : -1;
 		if (dso >= 0)
 			s->d[dso].hit = 1;
@@ -398,10 +398,10 @@ static void dsos__sample(struct dsos *s, const struct perf_event_header *h)
 	}
 }
 
-void dsos__end_round(struct dsos *s)
+void dso_hits__end_round(struct dso_hits *s)
 {
 	for (int i = 0; i < s->nr_pending; i++) {
-		struct dso_task *t = dsos__task(s, s->pending[i].pid, 0);
+		struct dso_task *t = dso_hits__task(s, s->pending[i].pid, 0);
 		int dso = t ? task__lookup(t, s->pending[i].ip) : -1;
 
 		if (dso >= 0)
@@ -412,19 +412,19 @@ void dsos__end_round(struct dsos *s)
 	s->nr_pending = 0;
 }
 
-static void dsos__record(struct dsos *s, const struct perf_event_header *h)
+static void dso_hits__record(struct dso_hits *s, const struct perf_event_header *h)
 {
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE: dsos__sample(s, h); break;
+	case PERF_RECORD_SAMPLE: dso_hits__sample(s, h); break;
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: dsos__mmap(s, h); break;
-	case PERF_RECORD_FORK: dsos__fork(s, h); break;
-	case PERF_RECORD_COMM: dsos__exec(s, h); break;
-	case PERF_RECORD_FINISHED_ROUND: dsos__end_round(s); break;
+	case PERF_RECORD_MMAP2: dso_hits__mmap(s, h); break;
+	case PERF_RECORD_FORK: dso_hits__fork(s, h); break;
+	case PERF_RECORD_COMM: dso_hits__exec(s, h); break;
+	case PERF_RECORD_FINISHED_ROUND: dso_hits__end_round(s); break;
 	}
 }
 
-void dsos__feed(struct dsos *s, const struct iovec *iov, int iovcnt)
+void dso_hits__feed(struct dso_hits *s, const struct iovec *iov, int iovcnt)
 {
 	size_t have = 0, need = sizeof(struct perf_event_header);
 
@@ -447,7 +447,7 @@ void dsos__feed(struct dsos *s, const struct iovec *iov, int iovcnt)
 						return;		/* not a record: stop reading */
 				}
 				if (have == need) {
-					dsos__record(s, (const void *)s->carry);
+					dso_hits__record(s, (const void *)s->carry);
 					have = 0;
 					need = sizeof(*h);
 				}
@@ -455,13 +455,13 @@ void dsos__feed(struct dsos *s, const struct iovec *iov, int iovcnt)
 			}
 			if (h->size < sizeof(*h))
 				return;
-			dsos__record(s, h);
+			dso_hits__record(s, h);
 			p += h->size;
 		}
 	}
 }
 
-int dsos__wanted(const struct dsos *s, const struct dso *d)
+int dso_hits__wanted(const struct dso_hits *s, const struct hit_dso *d)
 {
 	return d->hit || s->all || (s->vdso >= 0 && d == &s->d[s->vdso]);
 }

@@ -1,7 +1,7 @@
 /* The DSO hit model on synthetic records: maps, forks, execs, samples,
  * records split across iovecs, and the BUILD_ID feature it writes. */
 #include "tests/tests.h"
-#include "util/dsos.h"
+#include "util/dso-hits.h"
 #include "util/evlist.h"
 #include "util/header.h"
 
@@ -63,7 +63,7 @@ static void put_sample(struct buf *b, u16 mode, u64 ip, u32 pid)
 	((struct perf_event_header *)(b->p + at))->size = b->len - at;
 }
 
-static const struct dso *find(const struct dsos *s, const char *name)
+static const struct hit_dso *find(const struct dso_hits *s, const char *name)
 {
 	for (int i = 0; i < s->nr; i++)
 		if (!strcmp(s->d[i].name, name))
@@ -83,25 +83,25 @@ static void feature_names(const struct buf *f, char *out, size_t sz)
 	}
 }
 
-static int feed_split(struct dsos *s, const struct buf *b, size_t cut)
+static int feed_split(struct dso_hits *s, const struct buf *b, size_t cut)
 {
 	struct iovec iov[2] = { { b->p, cut }, { b->p + cut, b->len - cut } };
 
-	dsos__feed(s, iov, 2);
+	dso_hits__feed(s, iov, 2);
 	return 0;
 }
 
-static int test_dsos(struct test_ctx *ctx)
+static int test_dso_hits(struct test_ctx *ctx)
 {
 	struct evlist *l = fake_evlist();
 	struct buf b = { 0 }, f = { 0 };
-	struct dsos *s;
+	struct dso_hits *s;
 	char names[512];
 	size_t cut;
 
 	TEST_ASSERT(l, "fake evlist");
-	s = dsos__new(l, 0);
-	TEST_ASSERT(s, "dsos__new");
+	s = dso_hits__new(l, 0);
+	TEST_ASSERT(s, "dso_hits__new");
 	put_mmap2(&b, 10, 0x400000, 0x1000, "/bin/app", 0xaa, PROT_READ | PROT_EXEC);
 	put_mmap2(&b, 10, 0x500000, 0x1000, "/lib/data", 0xbb, PROT_READ);	/* not code */
 	put_mmap2(&b, 10, 0x7000, 0x1000, "[vdso]", 0xcc, PROT_READ | PROT_EXEC);
@@ -135,7 +135,7 @@ static int test_dsos(struct test_ctx *ctx)
 		    "a sample before its map's MMAP2 in the same round");
 	TEST_ASSERT(s->unresolved == 1, "unresolved %llu", (unsigned long long)s->unresolved);
 	TEST_ASSERT(s->kernel >= 0 && s->d[s->kernel].hit, "the kernel sample, split across iovecs");
-	TEST_ASSERT(!dsos__write_feature(s, &f), "feature");
+	TEST_ASSERT(!dso_hits__write_feature(s, &f), "feature");
 	feature_names(&f, names, sizeof(names));
 	TEST_LOG(ctx, "  feature: %s\n", names);
 	/* the kernel first (its build id from sysfs: absent in a container) */
@@ -146,22 +146,22 @@ static int test_dsos(struct test_ctx *ctx)
 	/* one entry: header, pid -1, the build id and its size, the name padded to 64 */
 	TEST_ASSERT(((const struct perf_event_header *)f.p)->misc & 0x8000, "size flag");
 	buf__release(&f);
-	dsos__delete(s);
+	dso_hits__delete(s);
 
 	/* --buildid-all: every DSO with a build id */
-	s = dsos__new(l, 1);
-	TEST_ASSERT(s, "dsos__new");
+	s = dso_hits__new(l, 1);
+	TEST_ASSERT(s, "dso_hits__new");
 	feed_split(s, &b, 8);
-	TEST_ASSERT(!dsos__write_feature(s, &f), "feature");
+	TEST_ASSERT(!dso_hits__write_feature(s, &f), "feature");
 	feature_names(&f, names, sizeof(names));
 	TEST_ASSERT(strstr(names, "/lib/libunhit.so"), "--buildid-all: %s", names);
 	buf__release(&f);
-	dsos__delete(s);
+	dso_hits__delete(s);
 	buf__release(&b);
 	evlist__delete(l);
 	return TEST_OK;
 }
 
-const struct test_suite suite_dsos = {
-	"dsos", "Build ids: the DSOs a file's samples hit, from its own records", test_dsos,
+const struct test_suite suite_dso_hits = {
+	"dso-hits", "Build ids: the DSOs a file's samples hit, from its own records", test_dso_hits,
 };
