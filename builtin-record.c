@@ -158,8 +158,8 @@ static void record__control(struct record *rec, struct pollfd *pfd, int *why)
 		n = control__fill(&rec->control);
 		budget -= n > 0 ? MIN(budget, (size_t)n) : 0;
 		while (*why == RUNNING && (cmd = control__next(&rec->control)) != CTL_NONE) {
-			if (cmd == CTL_SNAPSHOT && rec->so.kind) {
-				record__ask_switch(rec);
+			/* a snapshot the rate limit drops is answered now */
+			if (cmd == CTL_SNAPSHOT && rec->so.kind && record__ask_switch(rec)) {
 				rec->acks_owed++;
 				continue;
 			}
@@ -214,34 +214,29 @@ static void record__delay_step(struct record *rec, int *why)
 	}
 }
 
+/* ms until deadline (ns), at most cap; 0 when it has passed */
+static int ms_until(u64 deadline, int cap)
+{
+	u64 now = now_ns();
+
+	return deadline <= now ? 0 : (int)MIN((u64)cap, (deadline - now) / 1000000 + 1);
+}
+
 static int record__poll_timeout(struct record *rec)
 {
 	int ms = 1000;
 
-	if (record__delay_next(rec)) {
-		u64 now = now_ns(), next = record__delay_next(rec);
-
-		ms = next <= now ? 0 : MIN(1000, (next - now) / 1000000 + 1);
-	}
+	if (record__delay_next(rec))
+		ms = ms_until(record__delay_next(rec), ms);
 	if (writer__busy(&rec->writer))
 		return ms;	/* triggers wait for the writer, which wakes the loop */
 	if (rec->so.kind == SWITCH_SIZE)
 		ms = MIN(ms, 100);
-	if (rec->so.kind == SWITCH_TIME) {
-		u64 now = now_ns();
-
-		ms = rec->next_switch <= now ? 0 :
-		     MIN(ms, (int)MIN(1000, (rec->next_switch - now) / 1000000 + 1));
-	}
+	if (rec->so.kind == SWITCH_TIME)
+		ms = ms_until(rec->next_switch, ms);
+	if (rec->trigger.due_ns)	/* --switch-output-delay */
+		ms = ms_until(rec->trigger.due_ns, ms);
 	return ms;
-}
-
-static int record__switch_due(struct record *rec)
-{
-	if (writer__busy(&rec->writer))
-		return 0;	/* served once the dump in progress is written */
-	return rec->switch_pending || record__size_reached(rec) ||
-	       (rec->so.kind == SWITCH_TIME && now_ns() >= rec->next_switch);
 }
 
 /* One round: wait, read signals (a stop wins over everything queued),
@@ -361,6 +356,9 @@ static void record__print_summary(struct record *rec)
 		       (unsigned long long)(rec->pending_max >> 20));
 	if (rec->opts.quiet)
 		return;
+	if (rec->trigger.limited)
+		pr_err("[ perf record: %llu triggers ignored: over --switch-output-max-rate ]\n",
+		       (unsigned long long)rec->trigger.limited);
 	if (rec->stats.lost && rec->opts.overwrite)
 		pr_err("Warning: %llu tracking records lost: the forward rings filled up "
 		       "before they were read (-m sizes only the sample rings)\n",
@@ -653,6 +651,7 @@ out:
 	tracking__exit(&rec.tracking);
 	buf__release(&rec.pending);
 	switch_output__exit(&rec.so);
+	trigger__exit(&rec.trigger);
 	control__close(&rec.control);
 	evlist__delete(rec.evlist);
 	if (rec.sig_fd >= 0)

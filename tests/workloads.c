@@ -25,6 +25,30 @@ static int workload_closes(int argc, const char **argv)
 	return 0;
 }
 
+/* close(BASE + i) for i < N, one every USEC microseconds, and kill(self, 0)
+ * just before the events numbered in the comma list KILLS: numbered events
+ * at a known pace, with triggers (sys_enter_kill) among them at known
+ * places. */
+static int workload_paced(int argc, const char **argv)
+{
+	unsigned long n = arg_or(argc, argv, 0, 1000), base = arg_or(argc, argv, 1, 1000000);
+	unsigned long usec = arg_or(argc, argv, 2, 1000);
+	const char *kills = argc > 3 ? argv[3] : "";
+	struct timespec pause = { usec / 1000000, (usec % 1000000) * 1000 };
+
+	for (unsigned long i = 0; i < n; i++) {
+		char *end;
+
+		if (*kills && strtoul(kills, &end, 10) == i) {
+			kill(getpid(), 0);
+			kills = *end == ',' ? end + 1 : end;
+		}
+		close((int)(base + i));
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
 /* N close(-1), the classic write_backward benchmark; prints its own time */
 static int workload_closebad(int argc, const char **argv)
 {
@@ -147,11 +171,12 @@ int test_workload(const char *name, int argc, const char **argv)
 		{ "forks", workload_forks },
 		{ "hop", workload_hop },
 		{ "closebad", workload_closebad },
+		{ "paced", workload_paced },
 	};
 
 	for (size_t i = 0; i < sizeof(wl) / sizeof(wl[0]); i++)
 		if (!strcmp(wl[i].name, name))
 			return wl[i].fn(argc, argv);
-	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks, hop, closebad)\n", name);
+	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks, hop, closebad, paced)\n", name);
 	return 1;
 }

@@ -334,6 +334,40 @@ static int opt_max_files(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* --switch-output-delay, --switch-output-max-rate; --no-... undoes them */
+static int opt_switch_delay(const struct option *opt, const char *arg, int unset)
+{
+	struct trigger *t = &opt_record(opt)->trigger;
+	int err = 0;
+
+	if (unset)
+		t->delay_ns = 0;
+	else
+		err = trigger__parse_delay(t, arg);
+	if (err)
+		pr_err("perf record: invalid --switch-output-delay '%s': %s\n", arg,
+		       err == -ERANGE ? "out of range (1ms to 1d)" :
+		       "expected a time with its unit (e.g. 500ms, 10s, 1m)");
+	return err ? -1 : 0;
+}
+
+static int opt_switch_rate(const struct option *opt, const char *arg, int unset)
+{
+	struct trigger *t = &opt_record(opt)->trigger;
+	int err = 0;
+
+	if (unset)
+		t->rate_n = 0;
+	else
+		err = trigger__parse_rate(t, arg);
+	if (err)
+		pr_err("perf record: invalid --switch-output-max-rate '%s': %s\n", arg,
+		       err == -ENOMEM ? strerror(ENOMEM) : err == -ERANGE ?
+		       "out of range (1 to 1000000 per 1ms to 1d)" :
+		       "expected N/PERIOD (e.g. 6/1h, 1/30s)");
+	return err ? -1 : 0;
+}
+
 static int opt_dump_window(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
@@ -450,6 +484,12 @@ static int record__check_opts(struct record *rec)
 	}
 	if (rec->so.max_files && !rec->so.kind && !rec->switch_event && !rec->control_spec) {
 		pr_err("perf record: --switch-max-files needs --switch-output\n");
+		return 129;
+	}
+	if ((rec->trigger.delay_ns || rec->trigger.rate_n) && !rec->so.kind &&
+	    !rec->switch_event && !rec->control_spec) {
+		pr_err("perf record: %s needs --switch-output\n", rec->trigger.delay_ns ?
+		       "--switch-output-delay" : "--switch-output-max-rate");
 		return 129;
 	}
 	/* a trigger event is the signal, as in perf; a control's snapshot
@@ -615,6 +655,11 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 			     opt_max_files, OPT_NEG),
 		OPT_STR(0, "switch-output-event", &rec->switch_event, "event",
 			"switch output when this event occurs"),
+		OPT_CB_FLAGS(0, "switch-output-delay", rec, "time", "switch (dump) TIME after a "
+			     "signal, control or event trigger (ms/s/m/h/d)", opt_switch_delay, OPT_NEG),
+		OPT_CB_FLAGS(0, "switch-output-max-rate", rec, "n/period", "at most N signal, "
+			     "control or event triggers per PERIOD (e.g. 6/1h); more are ignored",
+			     opt_switch_rate, OPT_NEG),
 		OPT_CB(0, "dump-window", rec, "common|all", "common (default): a dump covers only "
 		       "the span every CPU's ring still holds; all: keep every record", opt_dump_window),
 		OPT_CB(0, "tracking-max-size", rec, "size", "memory cap of the task/map "

@@ -180,11 +180,37 @@ s64 record__drain_ready(struct record *rec)
 	return record__drain_flush(rec, rec->opts.mmap_flush);
 }
 
-void record__ask_switch(struct record *rec)
+int record__ask_switch(struct record *rec)
 {
-	if (!rec->switch_pending)
-		rec->trigger_ns = now_ns();
-	rec->switch_pending = 1;
+	struct trigger *t = &rec->trigger;
+	u64 now = now_ns();
+
+	switch (trigger__ask(t, now)) {
+	case TRIGGER_LIMITED:
+		if (!rec->opts.quiet)
+			pr_err("[ perf record: trigger ignored: over --switch-output-max-rate "
+			       "(%llu ignored so far) ]\n", (unsigned long long)t->limited);
+		return 0;
+	case TRIGGER_ACCEPTED:
+		if (t->delay_ns && rec->opts.verbose)
+			pr_err("[ perf record: trigger: switching in %.3f s "
+			       "(--switch-output-delay) ]\n", t->delay_ns / 1e9);
+		break;
+	case TRIGGER_MERGED:
+		break;
+	}
+	return 1;
+}
+
+int record__switch_due(struct record *rec)
+{
+	u64 now;
+
+	if (writer__busy(&rec->writer))
+		return 0;	/* served once the dump in progress is written */
+	now = now_ns();
+	return trigger__due(&rec->trigger, now) || record__size_reached(rec) ||
+	       (rec->so.kind == SWITCH_TIME && now >= rec->next_switch);
 }
 
 static void removed_file(const char *path, void *arg)
@@ -405,7 +431,8 @@ int record__switch(struct record *rec)
 {
 	int err;
 
-	rec->switch_pending = 0;
+	rec->trigger_ns = rec->trigger.due_ns;
+	trigger__served(&rec->trigger);
 	if (rec->so.kind == SWITCH_TIME)
 		rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
 	if (!rec->opts.overwrite) {
