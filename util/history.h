@@ -1,0 +1,99 @@
+#ifndef PERF_HISTORY_H
+#define PERF_HISTORY_H
+
+#include <linux/perf_event.h>
+#include "util/buf.h"
+
+/* A flight recorder's history in user memory (issue 12's design): the
+ * records drained from each CPU's forward ring, in that ring's order, kept
+ * as independent zstd frames ("chunks") per slot (a ring). User memory is
+ * neither pinned nor capped by perf_event_mlock_kb, and perf records
+ * compress well, so the same memory reaches much further back than a
+ * backward ring. Memory is bounded by size: when the chunks and the open
+ * buffers would exceed it, the chunk whose newest record is the oldest of
+ * all slots goes first, counted.
+ *
+ * Each slot fills one of two raw buffers; a full one is compressed into a
+ * chunk. history__take() hands everything recorded so far to a dump and
+ * the slots go on in their other buffer, so a dump costs the loop no copy
+ * and no compression; the dump gives the raw buffers back with
+ * history__release(), and there is one take at a time. */
+struct history_chunk {
+	struct history_chunk *next;	/* the next newer chunk of the slot */
+	u64 first_time, last_time;
+	u32 nr_records;
+	u32 raw_len;			/* bytes once decompressed */
+	u32 len;			/* compressed bytes in data */
+	char data[];
+};
+
+struct history_slot {
+	struct history_chunk *oldest, *newest;
+	char *raw[2];			/* the open buffer, and the one a take holds */
+	int cur;			/* raw[cur] is being filled */
+	u32 raw_len, raw_nr;
+	u64 raw_first, raw_last;
+};
+
+struct history_stats {
+	u64 records, bytes;		/* taken in (bytes as drained) */
+	u64 dropped_records, dropped_bytes, dropped_chunks;	/* to stay within size */
+	u64 chunk_bytes_in, chunk_bytes_out;	/* compression: raw and compressed */
+};
+
+struct history {
+	struct history_slot *slot;
+	int nr_slots;
+	u64 size;			/* memory cap: chunks and raw buffers */
+	u32 chunk_bytes;		/* raw bytes compressed into one chunk */
+	int level;			/* zstd level */
+	void *cctx;			/* ZSTD_CCtx */
+	u64 used;			/* bytes of chunks (headers included) */
+	int taken;			/* a take is out: no second one before its release */
+	struct history_stats st;
+};
+
+/* What one take holds: per slot, its chunks (now the take's) and the raw
+ * buffer it was filling (still the history's, lent until the release). */
+struct history_take {
+	int nr_slots;
+	struct history_take_slot {
+		struct history_chunk *oldest;
+		const char *raw;
+		u32 raw_len, raw_nr;
+		u64 first_time;		/* of its oldest record (0: empty) */
+		u64 bytes;		/* decompressed, raw buffer included */
+	} *slot;
+	u64 records;
+};
+
+#define HISTORY_CHUNK_MIN (64U << 10)	/* the biggest record (64K) fits a chunk */
+#define HISTORY_CHUNK_MAX (1U << 20)
+/* The smallest size for nr slots: eight chunks of the smallest size each,
+ * two of them the raw buffers. */
+u64 history__min_size(int nr_slots);
+
+/* A history of nr_slots slots in size bytes, compressed at zstd level
+ * (1..22). NULL with errno set: EINVAL for a size below
+ * history__min_size() or a bad level, ENOMEM. Freed by history__delete(),
+ * which takes half-built ones. */
+struct history *history__new(int nr_slots, u64 size, int level);
+void history__delete(struct history *h);
+
+/* Appends one record (h->size bytes, contiguous) of slot, whose time is
+ * time; a slot's records come in its ring's order. 0, -ENOMEM (the record
+ * is dropped and counted), or -EINVAL for a slot out of range. */
+int history__add(struct history *h, int slot, const struct perf_event_header *rec, u64 time);
+
+/* Moves every record recorded so far into t (allocating t->slot, freed by
+ * history__release()); the history goes on empty. 0, -EBUSY while a take
+ * is out, -ENOMEM. */
+int history__take(struct history *h, struct history_take *t);
+/* Appends slot's records in t, decompressed and in order, to out. 0,
+ * -ENOMEM, or -EINVAL for a chunk that does not decompress to what it
+ * said (memory corruption: never expected). */
+int history_take__read(const struct history_take *t, int slot, struct buf *out);
+/* Frees t's chunks and gives its raw buffers back to h. */
+void history__release(struct history *h, struct history_take *t);
+
+#endif
