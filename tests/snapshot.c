@@ -74,18 +74,18 @@ static u64 time_at(const struct ring_copy *rc, u64 i)
 /* Every indexed record intact, oldest first, seqs consecutive ending at last. */
 static int check_copy(struct ring_copy *rc, u64 last, u64 *first)
 {
-	for (u64 i = 0; i < rc->nr; i++) {
+	for (u64 i = 0; i < rc->idx.nr; i++) {
 		const unsigned char *r = (const unsigned char *)ring_copy__record(rc, i);
 		u64 seq = time_at(rc, i);
 		u16 size = ((const struct perf_event_header *)r)->size;
 
-		if (seq != last - (rc->nr - 1 - i))
+		if (seq != last - (rc->idx.nr - 1 - i))
 			return -1;
 		for (u16 k = 40; k < size; k++)
 			if (r[k] != (seq & 0xff))
 				return -2;
 	}
-	*first = rc->nr ? time_at(rc, 0) : 0;
+	*first = rc->idx.nr ? time_at(rc, 0) : 0;
 	return 0;
 }
 
@@ -102,13 +102,13 @@ static int test_ring_images(struct test_ctx *ctx)
 	for (seq = 1; seq <= 5; seq++)
 		put_backward(img, 40 + 8 * seq, seq);
 	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
-	TEST_ASSERT(rc.nr == 5 && !rc.wrapped, "5 records, nr %llu", (unsigned long long)rc.nr);
+	TEST_ASSERT(rc.idx.nr == 5 && !rc.wrapped, "5 records, nr %llu", (unsigned long long)rc.idx.nr);
 	TEST_ASSERT(!check_copy(&rc, 5, &first) && first == 1, "order/content");
 	TEST_ASSERT(rc.last_head == img->head, "the next capture starts at this head");
 
 	/* zero header: a previous head beyond what was written stops at zeros */
 	TEST_ASSERT(!copy_image(&rc, img, img->head + DATA), "copy");
-	TEST_ASSERT(rc.nr == 5, "zero header ends the walk: %llu", (unsigned long long)rc.nr);
+	TEST_ASSERT(rc.idx.nr == 5, "zero header ends the walk: %llu", (unsigned long long)rc.idx.nr);
 
 	/* only what came since the previous capture: no repeats */
 	u64 prev = img->head;
@@ -118,17 +118,17 @@ static int test_ring_images(struct test_ctx *ctx)
 	TEST_ASSERT(ring_copy__fresh(&rc) == 128, "fresh bytes %llu",
 		    (unsigned long long)ring_copy__fresh(&rc));
 	TEST_ASSERT(!copy_image(&rc, img, prev), "copy");
-	TEST_ASSERT(rc.nr == 2 && !check_copy(&rc, 7, &first) && first == 6,
-		    "since prev: %llu", (unsigned long long)rc.nr);
+	TEST_ASSERT(rc.idx.nr == 2 && !check_copy(&rc, 7, &first) && first == 6,
+		    "since prev: %llu", (unsigned long long)rc.idx.nr);
 
 	/* wrapped three times with odd sizes: records cross the end of the data
 	 * area, the oldest one is torn and dropped, the rest are the newest */
 	for (seq = 8; seq < 8 + 300; seq++)
 		put_backward(img, 40 + 8 * (seq % 7), seq);
 	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
-	TEST_LOG(ctx, "  wrapped: %llu records kept\n", (unsigned long long)rc.nr);
-	TEST_ASSERT(rc.wrapped && rc.nr > 40 && rc.nr < 100, "wrapped, nr %llu",
-		    (unsigned long long)rc.nr);
+	TEST_LOG(ctx, "  wrapped: %llu records kept\n", (unsigned long long)rc.idx.nr);
+	TEST_ASSERT(rc.wrapped && rc.idx.nr > 40 && rc.idx.nr < 100, "wrapped, nr %llu",
+		    (unsigned long long)rc.idx.nr);
 	TEST_ASSERT(!check_copy(&rc, 307, &first), "newest intact records");
 
 	/* a bogus size in the middle: only the records newer than it are kept */
@@ -136,8 +136,8 @@ static int test_ring_images(struct test_ctx *ctx)
 
 	((struct perf_event_header *)(img->data + (at & (DATA - 1))))->size = 12;
 	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
-	TEST_ASSERT(rc.nr == 1 && !check_copy(&rc, 307, &first), "bogus size: %llu",
-		    (unsigned long long)rc.nr);
+	TEST_ASSERT(rc.idx.nr == 1 && !check_copy(&rc, 307, &first), "bogus size: %llu",
+		    (unsigned long long)rc.idx.nr);
 	ring_copy__exit(&rc);
 	free(img);
 	return TEST_OK;
@@ -179,8 +179,8 @@ static int test_window_and_defer(struct test_ctx *ctx)
 	TEST_ASSERT(rc[0].last_head == head0 + 5 * 64, "the next capture starts at the deferred ones");
 	/* and it reads them, and only them */
 	TEST_ASSERT(!copy_image(&rc[0], &img[0], rc[0].last_head), "copy");
-	TEST_ASSERT(rc[0].nr == 5 && !check_copy(&rc[0], 200, &first) && first == 196,
-		    "deferred records come next: %llu from %llu", (unsigned long long)rc[0].nr,
+	TEST_ASSERT(rc[0].idx.nr == 5 && !check_copy(&rc[0], 200, &first) && first == 196,
+		    "deferred records come next: %llu from %llu", (unsigned long long)rc[0].idx.nr,
 		    (unsigned long long)first);
 	for (int r = 0; r < 3; r++)
 		ring_copy__exit(&rc[r]);

@@ -144,13 +144,13 @@ static void dump__account_ring(struct dump *d, const struct ring_copy *rc)
 {
 	u64 bytes = rc->len - rc->start;
 
-	d->st.kernel_lost += rc->lost;
+	d->st.kernel_lost += rc->idx.lost;
 	if (rc->wrapped && rc->new_bytes > bytes) {
 		u64 gone = rc->new_bytes - bytes;
 
 		d->st.overwritten_bytes += gone;
-		if (rc->nr)
-			d->st.overwritten_est += gone / MAX(bytes / rc->nr, 1);
+		if (rc->idx.nr)
+			d->st.overwritten_est += gone / MAX(bytes / rc->idx.nr, 1);
 	}
 }
 
@@ -164,10 +164,10 @@ static s64 dump__ring_tasks(struct dump *d)
 	for (int r = 0; r < d->nr_rings; r++) {
 		const struct ring_copy *rc = &d->rc[r];
 
-		for (u64 i = 0; i < rc->nr_pids; i++)
-			if (prelude__add_pid(&d->prelude, rc->pids[i]))
+		for (u64 i = 0; i < rc->idx.nr_pids; i++)
+			if (prelude__add_pid(&d->prelude, rc->idx.pids[i]))
 				return -ENOMEM;
-		data += rc->samples + rc->lost_records;
+		data += rc->idx.samples + rc->idx.lost_records;
 	}
 	return data;
 }
@@ -260,8 +260,8 @@ static int dump__run(struct dump *d)
 	};
 	for (int i = 0; i < d->nr_rings; i++)
 		d->merge.streams[i + 1] = (struct merge_stream){
-			.base = d->rc[i].buf, .offs = d->rc[i].offs, .times = d->rc[i].times,
-			.nr = d->rc[i].nr, .trim = 1
+			.base = d->rc[i].buf, .offs = d->rc[i].idx.offs, .times = d->rc[i].idx.times,
+			.nr = d->rc[i].idx.nr, .trim = 1
 		};
 	merge__start(&d->merge, window);
 	err = perf_data__create(&out, d->path, d->evlist, d->errbuf, sizeof(d->errbuf));
