@@ -336,10 +336,35 @@ static int record__wait_workload(struct record *rec, int terminate)
 /* Overwrite mode: what the rings, capture buffers and tracking log take. */
 static void record__print_memory(struct record *rec)
 {
-	pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK, tracking %lluK ]\n",
-	       rec->dump->nr_rings, (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
-	       (unsigned long long)(rec->dump->memory >> 10),
-	       (unsigned long long)(rec->tracking.log.cap >> 10));
+	const struct history *h = rec->history;
+
+	if (h)
+		pr_err("[ perf record: memory: history %lluK in chunks of %uK (%lluK in use), %d "
+		       "forward rings of %lluK, tracking %lluK ]\n",
+		       (unsigned long long)(h->size >> 10), h->chunk_bytes >> 10,
+		       (unsigned long long)((h->used + 2ULL * h->nr_slots * h->chunk_bytes) >> 10),
+		       h->nr_slots, (unsigned long long)(rec->opts.mmap_bytes >> 10),
+		       (unsigned long long)(rec->tracking.log.cap >> 10));
+	if (!h || rec->dump->nr_rings)
+		pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK, tracking "
+		       "%lluK ]\n", rec->dump->nr_rings,
+		       (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
+		       (unsigned long long)(rec->dump->memory >> 10),
+		       (unsigned long long)(rec->tracking.log.cap >> 10));
+}
+
+/* --history: what it took in, what it dropped for its size, how well it
+ * compressed. */
+static void record__print_history(struct record *rec)
+{
+	const struct history_stats *st = &rec->history->st;
+
+	pr_err("[ perf record: history: %llu records (%.1f MB) taken in, %llu (%.1f MB) "
+	       "dropped, oldest first, to stay within %lluM; compressed %.1f:1 ]\n",
+	       (unsigned long long)st->records, st->bytes / 1048576.0,
+	       (unsigned long long)st->dropped_records, st->dropped_bytes / 1048576.0,
+	       (unsigned long long)(rec->history->size >> 20),
+	       st->chunk_bytes_out ? (double)st->chunk_bytes_in / st->chunk_bytes_out : 1.0);
 }
 
 static void record__print_summary(struct record *rec)
@@ -359,7 +384,7 @@ static void record__print_summary(struct record *rec)
 	if (rec->trigger.limited)
 		pr_err("[ perf record: %llu triggers ignored: over --switch-output-max-rate ]\n",
 		       (unsigned long long)rec->trigger.limited);
-	if (rec->stats.lost && rec->opts.overwrite)
+	if (rec->stats.lost && rec->opts.overwrite && !rec->history)
 		pr_err("Warning: %llu tracking records lost: the forward rings filled up "
 		       "before they were read (-m sizes only the sample rings)\n",
 		       (unsigned long long)rec->stats.lost);
@@ -382,6 +407,8 @@ static void record__print_summary(struct record *rec)
 		       (unsigned long long)rec->tracking.pruned_records,
 		       (unsigned long long)rec->tracking.evicted_records,
 		       (unsigned long long)rec->prelude_max);
+		if (rec->history)
+			record__print_history(rec);
 		record__print_memory(rec);
 		if (rec->opts.verbose)
 			pr_err("[ perf record: %llu samples trimmed to the common window, %llu left "
@@ -439,6 +466,17 @@ static int record__check_memory(struct record *rec)
 
 	if (!rec->opts.overwrite || !avail)
 		return 0;
+	if (rec->opts.history_size) {
+		/* the history, and one take of it being written */
+		need = nr * rec->opts.mmap_bytes + 2 * rec->opts.history_size;
+		if (need <= avail)
+			return 0;
+		snprintf(rec->err, sizeof(rec->err), "--history: %lluM of history (and a dump's "
+			 "take of it) and %d rings need %lluM, only %lluM of memory is available",
+			 (unsigned long long)(rec->opts.history_size >> 20), nr,
+			 (unsigned long long)(need >> 20), (unsigned long long)(avail >> 20));
+		return -ENOMEM;
+	}
 	need = nr * (ring + rec->opts.mmap_bytes) + dump__memory(nr, ring);
 	if (need <= avail)
 		return 0;
@@ -454,6 +492,23 @@ static int record__setup_dumps(struct record *rec)
 {
 	int err;
 
+	if (rec->opts.history_size) {
+		int nr = rec->evlist->nr_mmaps;
+
+		rec->history = history__new(nr, rec->opts.history_size, rec->opts.history_level);
+		if (!rec->history) {
+			err = -errno;
+			if (errno == EINVAL)
+				snprintf(rec->err, sizeof(rec->err), "--history: %lluK is too small for "
+					 "%d rings: at least %lluK", (unsigned long long)
+					 (rec->opts.history_size >> 10), nr,
+					 (unsigned long long)(history__min_size(nr) >> 10));
+			else
+				snprintf(rec->err, sizeof(rec->err), "--history: %s", strerror(errno));
+			return err;
+		}
+		rec->dump_opts.history_slots = nr;
+	}
 	rec->dump = dump__new(rec->evlist, record__id_sample_type(rec->evlist), &rec->dump_opts);
 	if (!rec->dump) {
 		err = -errno;
@@ -647,6 +702,9 @@ out:
 	perf_data__abort(&rec.data);	/* -o - taken, but never started */
 	workload__finish(&rec.workload, 1);
 	writer__stop(&rec.writer);
+	if (rec.dump && rec.dump->take.slot)
+		history__release(rec.history, &rec.dump->take);
+	history__delete(rec.history);
 	dump__delete(rec.dump);
 	tracking__exit(&rec.tracking);
 	buf__release(&rec.pending);

@@ -7,6 +7,7 @@
 struct buf;
 struct evlist;
 struct evsel;
+struct history;
 struct perf_data;
 struct tracking;
 
@@ -23,6 +24,7 @@ struct drain_sink {
 	struct perf_data *data;		/* written straight from the ring pages */
 	struct tracking *tracking;	/* copies of COMM/MMAP2/FORK/EXIT/... */
 	struct buf *pending;		/* copies of the rest (overwrite mode) */
+	struct history *history;	/* or the rest per ring, compressed (--history) */
 	u64 pending_max;		/* its cap in bytes (0: none) */
 	u64 pending_dropped;		/* records dropped for the cap */
 	u64 id_sample_type;		/* where a sample's time is (event__time()) */

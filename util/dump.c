@@ -53,7 +53,17 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 			goto fail;
 		d->memory += ring_copy__bytes(d->rc[d->nr_rings - 1].size);
 	}
-	err = merge__reserve(&d->merge, d->nr_rings + 1);
+	if (opts->history_slots) {
+		d->hist = calloc(opts->history_slots, sizeof(*d->hist));
+		if (!d->hist)
+			goto fail;
+		for (int i = 0; i < opts->history_slots; i++) {
+			err = record_index__init(&d->hist[i].idx, 4096);
+			if (err)
+				goto fail;
+		}
+	}
+	err = merge__reserve(&d->merge, d->nr_rings + opts->history_slots + 1);
 	if (err)
 		goto fail;
 	d->stage = malloc(STAGE_BYTES);
@@ -75,6 +85,11 @@ void dump__delete(struct dump *d)
 	for (int i = 0; i < d->nr_rings; i++)
 		ring_copy__exit(&d->rc[i]);
 	free(d->rc);
+	for (int i = 0; d->hist && i < d->opts.history_slots; i++) {
+		buf__release(&d->hist[i].raw);
+		record_index__exit(&d->hist[i].idx);
+	}
+	free(d->hist);
 	buf__release(&d->fwd);
 	prelude__exit(&d->prelude);
 	merge__exit(&d->merge);
@@ -169,6 +184,14 @@ static s64 dump__ring_tasks(struct dump *d)
 				return -ENOMEM;
 		data += rc->idx.samples + rc->idx.lost_records;
 	}
+	for (int s = 0; s < d->take.nr_slots; s++) {
+		const struct record_index *ix = &d->hist[s].idx;
+
+		for (u64 i = 0; i < ix->nr_pids; i++)
+			if (prelude__add_pid(&d->prelude, ix->pids[i]))
+				return -ENOMEM;
+		data += ix->samples + ix->lost_records;
+	}
 	return data;
 }
 
@@ -225,6 +248,37 @@ static int dump__fail(struct dump *d, int err, const char *what)
 	return err;
 }
 
+/* --history: each ring's share decompressed and indexed. The common
+ * window's start: the newest "oldest record" among the rings that lost
+ * records to the history's size (0: none did). 0 or -errno. */
+static int dump__read_history(struct dump *d, u64 *window)
+{
+	for (int s = 0; s < d->take.nr_slots; s++) {
+		struct history_stream *hs = &d->hist[s];
+		int err;
+
+		hs->raw.len = 0;
+		err = history_take__read(&d->take, s, &hs->raw);
+		if (!err)
+			err = record_index__build(&hs->idx, hs->raw.p, 0, hs->raw.len,
+						  d->id_sample_type, 0);
+		if (err)
+			return err;
+		d->st.kernel_lost += hs->idx.lost;
+		if (d->take.slot[s].dropped && hs->idx.nr)
+			*window = MAX(*window, hs->idx.times[0]);
+	}
+	return 0;
+}
+
+/* The decompressed history goes once written: between dumps the history
+ * takes its size and no more. */
+static void dump__drop_history(struct dump *d)
+{
+	for (int s = 0; s < d->take.nr_slots; s++)
+		buf__release(&d->hist[s].raw);
+}
+
 /* Everything after the capture; 0, -ENODATA or -errno with d->errbuf. */
 static int dump__run(struct dump *d)
 {
@@ -239,7 +293,12 @@ static int dump__run(struct dump *d)
 			return dump__fail(d, err, "indexing the ring copies");
 		dump__account_ring(d, &d->rc[i]);
 	}
-	window = d->opts.keep_all ? 0 : ring_copy__window_start(d->rc, d->nr_rings);
+	window = ring_copy__window_start(d->rc, d->nr_rings);
+	err = dump__read_history(d, &window);
+	if (err)
+		return dump__fail(d, err, "reading the history");
+	if (d->opts.keep_all)
+		window = 0;
 	prelude__reset(&d->prelude);
 	data = dump__ring_tasks(d);
 	if (data < 0 || prelude__select(&d->prelude, d->fwd.p, d->fwd.len, d->log_len,
@@ -262,6 +321,11 @@ static int dump__run(struct dump *d)
 		d->merge.streams[i + 1] = (struct merge_stream){
 			.base = d->rc[i].buf, .offs = d->rc[i].idx.offs, .times = d->rc[i].idx.times,
 			.nr = d->rc[i].idx.nr, .trim = 1
+		};
+	for (int s = 0; s < d->take.nr_slots; s++)
+		d->merge.streams[d->merge.nr_streams++] = (struct merge_stream){
+			.base = d->hist[s].raw.p, .offs = d->hist[s].idx.offs,
+			.times = d->hist[s].idx.times, .nr = d->hist[s].idx.nr, .trim = 1
 		};
 	merge__start(&d->merge, window);
 	err = perf_data__create(&out, d->path, d->evlist, d->errbuf, sizeof(d->errbuf));
@@ -294,6 +358,7 @@ int dump__write(struct dump *d)
 	if (d->err)		/* the capture failed: nothing to write */
 		goto out;
 	d->err = dump__run(d);
+	dump__drop_history(d);
 	d->last_sample_time = d->info.last_sample_time;
 	if (!d->err)
 		d->st.dumps++;

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include "util/buf.h"
 #include "util/header.h"
+#include "util/history.h"
 #include "util/merge.h"
 #include "util/prelude.h"
 #include "util/ring-copy.h"
@@ -18,6 +19,7 @@ struct dump_opts {
 	int last;		/* recording has ended: no later dump to defer records to */
 	int comp_level;		/* -z: records as zstd COMPRESSED records (0: as they are) */
 	u32 comp_mmap_len;	/* -z: the COMPRESSED feature's mmap_len */
+	int history_slots;	/* --history: its rings (0: no history) */
 };
 
 /* What dumps did, one dump's or the sum over a session's: every field is
@@ -59,6 +61,11 @@ struct dump {
 	u64 captured_ns;		/* when the last ring was copied */
 	u64 captured_bytes;
 	u64 capture_ns;			/* trigger to every ring copied */
+	struct history_take take;	/* --history: what it held (given back when written) */
+	struct history_stream {		/* and each ring's share, decompressed and indexed */
+		struct buf raw;
+		struct record_index idx;
+	} *hist;
 	/* kept from dump to dump */
 	struct prelude prelude;
 	struct merge merge;
@@ -88,7 +95,8 @@ u64 dump__fresh_bytes(const struct dump *d);
 /* The recorder's part: copies every backward ring, back to back, before
  * anything else, then the tracking log and pending (which is emptied), so
  * that the rest reads nothing the recorder goes on changing. trigger_ns:
- * when the dump was asked for (now_ns()). 0 or -errno with d->errbuf set. */
+ * when the dump was asked for (now_ns()). 0 or -errno with d->errbuf set.
+ * With --history the caller then moves the history into d->take. */
 int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pending,
 		  const char *path, int keep_old, const struct header_info *info,
 		  u64 trigger_ns);

@@ -114,6 +114,7 @@ static int history__drop_oldest(struct history *h)
 	if (!victim->oldest)
 		victim->newest = NULL;
 	h->used -= chunk__bytes(c);
+	victim->dropped += c->nr_records;
 	h->st.dropped_records += c->nr_records;
 	h->st.dropped_bytes += c->raw_len;
 	h->st.dropped_chunks++;
@@ -170,6 +171,7 @@ int history__add(struct history *h, int slot, const struct perf_event_header *re
 		/* no memory for a chunk: the raw buffer's records go, counted */
 		h->st.dropped_records += s->raw_nr;
 		h->st.dropped_bytes += s->raw_len;
+		s->dropped += s->raw_nr;
 		s->raw_len = s->raw_nr = 0;
 	}
 	if (!s->raw_nr)
@@ -206,7 +208,9 @@ int history__take(struct history *h, struct history_take *t)
 		ts->raw_len = s->raw_len;
 		ts->raw_nr = s->raw_nr;
 		ts->bytes += s->raw_len;
+		ts->dropped = s->dropped;
 		t->records += s->raw_nr;
+		s->dropped = 0;
 		s->oldest = s->newest = NULL;
 		s->cur ^= 1;
 		s->raw_len = s->raw_nr = 0;

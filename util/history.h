@@ -33,6 +33,7 @@ struct history_slot {
 	int cur;			/* raw[cur] is being filled */
 	u32 raw_len, raw_nr;
 	u64 raw_first, raw_last;
+	u64 dropped;			/* records dropped since the last take */
 };
 
 struct history_stats {
@@ -63,6 +64,7 @@ struct history_take {
 		u32 raw_len, raw_nr;
 		u64 first_time;		/* of its oldest record (0: empty) */
 		u64 bytes;		/* decompressed, raw buffer included */
+		u64 dropped;		/* records dropped before it: the slot wrapped */
 	} *slot;
 	u64 records;
 };

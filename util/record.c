@@ -157,7 +157,8 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 		.flush = flush,
 		.data = rec->opts.overwrite || rec->write_failed ? NULL : &rec->data,
 		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
-		.pending = rec->opts.overwrite ? &rec->pending : NULL,
+		.pending = rec->opts.overwrite && !rec->history ? &rec->pending : NULL,
+		.history = rec->history,
 		.pending_max = rec->pending_max,
 		.trigger = rec->switch_evsel,
 		.id_sample_type = rec->tracking.id_sample_type,
@@ -294,6 +295,11 @@ static int record__capture(struct record *rec)
 		pr_err("perf record: dump failed: %s\n", rec->dump->errbuf);
 		goto fail;
 	}
+	/* the history's records so far go with this dump, and no later one */
+	if (rec->history && (err = history__take(rec->history, &rec->dump->take))) {
+		pr_err("perf record: dump failed: taking the history: %s\n", strerror(-err));
+		goto fail;
+	}
 	free(path);
 	return 0;
 fail:
@@ -326,6 +332,8 @@ int record__dump_done(struct record *rec, struct dump *d)
 	}
 	rec->prelude_max = MAX(rec->prelude_max, d->prelude.records);
 	dump_stats__add(&rec->dump_stats, &d->st);
+	if (d->take.slot)
+		history__release(rec->history, &d->take);
 	record__send_acks(rec, &rec->acks_in_flight);
 	/* no later dump can hold a sample older than this one's newest */
 	if (d->last_sample_time && tracking__prune(&rec->tracking, d->last_sample_time))

@@ -10,6 +10,7 @@
 #include "util/switch-output.h"
 #include "util/target.h"
 #include "util/tracking.h"
+#include "util/history.h"
 #include "util/trigger.h"
 #include "util/util.h"
 #include "util/writer.h"
@@ -90,7 +91,9 @@ struct record_opts {
 	int all_kernel;		/* --all-kernel: exclude_user on every event */
 	int quiet;
 	int verbose;
-	int overwrite;		/* --overwrite */
+	int overwrite;		/* --overwrite, or --history: the flight recorder */
+	u64 history_size;	/* --history: bytes of compressed history (0: none) */
+	int history_level;	/* --history: its zstd level */
 	int workload;		/* a command was given */
 	int per_task;		/* events follow the workload's pid (no -a/-C) */
 };
@@ -148,6 +151,7 @@ struct record {
 	struct dump_stats dump_stats;	/* every dump's, summed */
 	u64 prelude_max;		/* the biggest prelude of one dump, in records */
 	struct dump *dump;		/* overwrite mode: the capture buffers */
+	struct history *history;	/* --history: forward records kept compressed */
 	struct writer writer;		/* writes dumps off the loop */
 	u64 trigger_ns;			/* when the pending switch became due */
 	const char *control_spec;
