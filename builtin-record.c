@@ -342,7 +342,7 @@ static void record__print_memory(struct record *rec)
 		pr_err("[ perf record: memory: history %lluK in chunks of %uK (%lluK in use), %d "
 		       "forward rings of %lluK, tracking %lluK ]\n",
 		       (unsigned long long)(h->size >> 10), h->chunk_bytes >> 10,
-		       (unsigned long long)((h->used + 2ULL * h->nr_slots * h->chunk_bytes) >> 10),
+		       (unsigned long long)((h->used + (u64)h->nr_slots * h->chunk_bytes) >> 10),
 		       h->nr_slots, (unsigned long long)(rec->opts.mmap_bytes >> 10),
 		       (unsigned long long)(rec->tracking.log.cap >> 10));
 	if (!h || rec->dump->nr_rings)

@@ -92,8 +92,8 @@ static int test_history(struct test_ctx *ctx)
 		    !history__new(SLOTS, size, 23) && errno == EINVAL, "zstd levels 1..22");
 	h = history__new(SLOTS, size, 1);
 	TEST_ASSERT(h, "history of %llu bytes", (unsigned long long)size);
-	raw_bytes = (u64)SLOTS * 2 * h->chunk_bytes;
-	TEST_ASSERT(raw_bytes <= size / 4, "raw buffers %llu of %llu", (unsigned long long)raw_bytes,
+	raw_bytes = (u64)SLOTS * h->chunk_bytes;
+	TEST_ASSERT(raw_bytes <= size / 8, "raw buffers %llu of %llu", (unsigned long long)raw_bytes,
 		    (unsigned long long)size);
 
 	/* far more than fits: the history wraps many times */

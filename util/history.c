@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zstd.h>
 
-/* a slot's share of size, in chunks: two of them are its raw buffers */
+/* a slot's share of size, in chunks: one of them is its raw buffer */
 #define CHUNKS_PER_SLOT 8
 
 u64 history__min_size(int nr_slots)
@@ -52,11 +52,9 @@ struct history *history__new(int nr_slots, u64 size, int level)
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_compressionLevel, level)))
 		goto fail;
 	for (int i = 0; i < nr_slots; i++) {
-		for (int b = 0; b < 2; b++) {
-			h->slot[i].raw[b] = malloc(h->chunk_bytes);
-			if (!h->slot[i].raw[b])
-				goto fail;
-		}
+		h->slot[i].raw = malloc(h->chunk_bytes);
+		if (!h->slot[i].raw)
+			goto fail;
 	}
 	return h;
 fail:
@@ -81,8 +79,7 @@ void history__delete(struct history *h)
 		return;
 	for (int i = 0; h->slot && i < h->nr_slots; i++) {
 		chunks__free(h->slot[i].oldest);
-		free(h->slot[i].raw[0]);
-		free(h->slot[i].raw[1]);
+		free(h->slot[i].raw);
 	}
 	free(h->slot);
 	ZSTD_freeCCtx(h->cctx);
@@ -126,12 +123,12 @@ static int history__drop_oldest(struct history *h)
 static int history__seal(struct history *h, struct history_slot *s)
 {
 	size_t bound = ZSTD_compressBound(s->raw_len), len;
-	u64 raw_bytes = (u64)h->nr_slots * 2 * h->chunk_bytes;
+	u64 raw_bytes = (u64)h->nr_slots * h->chunk_bytes;
 	struct history_chunk *c = malloc(sizeof(*c) + bound), *shrunk;
 
 	if (!c)
 		return -ENOMEM;
-	len = ZSTD_compress2(h->cctx, c->data, bound, s->raw[s->cur], s->raw_len);
+	len = ZSTD_compress2(h->cctx, c->data, bound, s->raw, s->raw_len);
 	if (ZSTD_isError(len)) {
 		free(c);
 		return -ENOMEM;	/* zstd fails on a bound-sized output only for memory */
@@ -177,7 +174,7 @@ int history__add(struct history *h, int slot, const struct perf_event_header *re
 	if (!s->raw_nr)
 		s->raw_first = time;
 	s->raw_last = time;
-	memcpy(s->raw[s->cur] + s->raw_len, rec, rec->size);
+	memcpy(s->raw + s->raw_len, rec, rec->size);
 	s->raw_len += rec->size;
 	s->raw_nr++;
 	h->st.records++;
@@ -194,9 +191,18 @@ int history__take(struct history *h, struct history_take *t)
 	if (!t->slot)
 		return -ENOMEM;
 	t->nr_slots = h->nr_slots;
+	/* the slots' next raw buffers first: a take that fails moves nothing */
+	for (int i = 0; i < h->nr_slots; i++) {
+		t->slot[i].raw = malloc(h->chunk_bytes);
+		if (!t->slot[i].raw) {
+			history__release(h, t);
+			return -ENOMEM;
+		}
+	}
 	for (int i = 0; i < h->nr_slots; i++) {
 		struct history_slot *s = &h->slot[i];
 		struct history_take_slot *ts = &t->slot[i];
+		char *fresh = ts->raw;
 
 		ts->oldest = s->oldest;
 		for (const struct history_chunk *c = s->oldest; c; c = c->next) {
@@ -204,7 +210,8 @@ int history__take(struct history *h, struct history_take *t)
 			t->records += c->nr_records;
 		}
 		ts->first_time = s->oldest ? s->oldest->first_time : s->raw_nr ? s->raw_first : 0;
-		ts->raw = s->raw[s->cur];
+		ts->raw = s->raw;
+		s->raw = fresh;
 		ts->raw_len = s->raw_len;
 		ts->raw_nr = s->raw_nr;
 		ts->bytes += s->raw_len;
@@ -212,7 +219,6 @@ int history__take(struct history *h, struct history_take *t)
 		t->records += s->raw_nr;
 		s->dropped = 0;
 		s->oldest = s->newest = NULL;
-		s->cur ^= 1;
 		s->raw_len = s->raw_nr = 0;
 	}
 	h->used = 0;
@@ -248,8 +254,10 @@ int history_take__read(const struct history_take *t, int slot, struct buf *out)
 
 void history__release(struct history *h, struct history_take *t)
 {
-	for (int i = 0; i < t->nr_slots; i++)
+	for (int i = 0; i < t->nr_slots; i++) {
 		chunks__free(t->slot[i].oldest);
+		free(t->slot[i].raw);
+	}
 	free(t->slot);
 	memset(t, 0, sizeof(*t));
 	h->taken = 0;

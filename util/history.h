@@ -13,11 +13,11 @@
  * buffers would exceed it, the chunk whose newest record is the oldest of
  * all slots goes first, counted.
  *
- * Each slot fills one of two raw buffers; a full one is compressed into a
- * chunk. history__take() hands everything recorded so far to a dump and
- * the slots go on in their other buffer, so a dump costs the loop no copy
- * and no compression; the dump gives the raw buffers back with
- * history__release(), and there is one take at a time. */
+ * Each slot fills a raw buffer; a full one is compressed into a chunk.
+ * history__take() hands everything recorded so far to a dump, raw buffers
+ * included, and the slots go on in new ones, so a dump costs the loop no
+ * copy and no compression; history__release() frees what the dump took,
+ * and there is one take at a time. */
 struct history_chunk {
 	struct history_chunk *next;	/* the next newer chunk of the slot */
 	u64 first_time, last_time;
@@ -29,8 +29,7 @@ struct history_chunk {
 
 struct history_slot {
 	struct history_chunk *oldest, *newest;
-	char *raw[2];			/* the open buffer, and the one a take holds */
-	int cur;			/* raw[cur] is being filled */
+	char *raw;			/* the records not yet in a chunk */
 	u32 raw_len, raw_nr;
 	u64 raw_first, raw_last;
 	u64 dropped;			/* records dropped since the last take */
@@ -54,13 +53,13 @@ struct history {
 	struct history_stats st;
 };
 
-/* What one take holds: per slot, its chunks (now the take's) and the raw
- * buffer it was filling (still the history's, lent until the release). */
+/* What one take holds: per slot, its chunks and the raw buffer it was
+ * filling, all now the take's. */
 struct history_take {
 	int nr_slots;
 	struct history_take_slot {
 		struct history_chunk *oldest;
-		const char *raw;
+		char *raw;
 		u32 raw_len, raw_nr;
 		u64 first_time;		/* of its oldest record (0: empty) */
 		u64 bytes;		/* decompressed, raw buffer included */
@@ -72,7 +71,7 @@ struct history_take {
 #define HISTORY_CHUNK_MIN (64U << 10)	/* the biggest record (64K) fits a chunk */
 #define HISTORY_CHUNK_MAX (1U << 20)
 /* The smallest size for nr slots: eight chunks of the smallest size each,
- * two of them the raw buffers. */
+ * one of them the raw buffer. */
 u64 history__min_size(int nr_slots);
 
 /* A history of nr_slots slots in size bytes, compressed at zstd level
@@ -87,15 +86,15 @@ void history__delete(struct history *h);
  * is dropped and counted), or -EINVAL for a slot out of range. */
 int history__add(struct history *h, int slot, const struct perf_event_header *rec, u64 time);
 
-/* Moves every record recorded so far into t (allocating t->slot, freed by
- * history__release()); the history goes on empty. 0, -EBUSY while a take
- * is out, -ENOMEM. */
+/* Moves every record recorded so far into t (allocating t->slot and new raw
+ * buffers for the history, freed by history__release()); the history goes
+ * on empty. 0, -EBUSY while a take is out, -ENOMEM (nothing moved). */
 int history__take(struct history *h, struct history_take *t);
 /* Appends slot's records in t, decompressed and in order, to out. 0,
  * -ENOMEM, or -EINVAL for a chunk that does not decompress to what it
  * said (memory corruption: never expected). */
 int history_take__read(const struct history_take *t, int slot, struct buf *out);
-/* Frees t's chunks and gives its raw buffers back to h. */
+/* Frees what t took; h may take again. */
 void history__release(struct history *h, struct history_take *t);
 
 #endif
