@@ -43,9 +43,9 @@ $(O)/attr-shim.so: tests/attr-shim.c
 
 san:
 	$(MAKE) O=build-san OPTFLAGS="-O1 -g $(SAN_FLAGS)" build-san/perf build-san/dump-pipeline \
-		build-san/attr-shim.so
+		build-san/history-dump build-san/attr-shim.so
 
-check: perf $(O)/dump-pipeline $(O)/attr-shim.so san
+check: perf $(O)/dump-pipeline $(O)/history-dump $(O)/attr-shim.so san
 	tests/run
 
 DOCS := $(wildcard Documentation/perf*.txt)
@@ -63,7 +63,13 @@ $(O)/dump-pipeline: $(O)/bench/dump-pipeline.o $(filter $(O)/util/%,$(OBJS))
 
 -include $(O)/bench/dump-pipeline.d
 
-bench: perf $(O)/dump-pipeline
+# the dump of a full --history, filled in memory (bench/history-dump.c)
+$(O)/history-dump: $(O)/bench/history-dump.o $(filter $(O)/util/%,$(OBJS))
+	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(O)/bench/history-dump.d
+
+bench: perf $(O)/dump-pipeline $(O)/history-dump
 	bench/run
 
 clean:
