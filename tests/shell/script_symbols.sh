@@ -1,0 +1,137 @@
+#!/bin/bash
+# perf script -F ip,sym,dso,symoff (and callchains): the same lines as the stock perf script on this perf's normal files and --overwrite dumps; symbols from a private build-id cache once the binary is gone or rebuilt; a broken binary or a FIFO in its place is [unknown], never a crash or a hang
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+command -v cc >/dev/null || skip "no C compiler"
+cd "$TMP" || exit 1
+# neither perf may use or fill the user's build-id cache: both look in
+# $HOME/.debug by default
+export HOME=$TMP/home
+unset PERF_BUILDID_DIR
+mkdir -p "$HOME" || exit 1
+
+cat > hot.c <<'C'
+#include <stdlib.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void hot_inner(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * i;
+}
+__attribute__((noinline)) void hot_outer(unsigned long n)
+{
+	hot_inner(n);
+	sink ^= n;	/* no tail call: hot_outer stays in the callchain */
+}
+int main(int argc, char **argv)
+{
+	hot_outer(strtoul(argv[1], NULL, 0));
+	return 0;
+}
+C
+cc -O0 -fno-omit-frame-pointer -o hot hot.c || fail "compile hot.c"
+BIN=$TMP/hot
+N=150000000
+
+"$PERF" record -q -e cpu-clock -o plain.data -- ./hot $N 2> plain.err || fail "record: $(cat plain.err)"
+"$PERF" record -q -g -e cpu-clock -o graph.data -- ./hot $N 2> graph.err || fail "record -g: $(cat graph.err)"
+# the flight recorder's one dump at the end, after the workload exited
+"$PERF" record -q --overwrite -g -e cpu-clock -o ow.data -- ./hot $N 2> ow.err ||
+	fail "record --overwrite: $(cat ow.err)"
+[ -s ow.data ] || fail "no dump: $(ls; cat ow.err)"
+
+# same TAG FILE FIELDS [OPTS]: both perfs print the same lines; ours says
+# nothing on stderr. Leaves ours in TAG.ours.
+same() {
+	local tag=$1 file=$2 fields=$3
+	shift 3
+	"$PERF" script -i "$file" -F "$fields" "$@" > "$tag.ours" 2> "$tag.err" ||
+		fail "$tag: perf script -F $fields: $(head -2 "$tag.err")"
+	[ -s "$tag.err" ] && fail "$tag: perf script -F $fields said: $(head -2 "$tag.err")"
+	"$STOCK" script -i "$file" -F "$fields" > "$tag.stock" 2> "$tag.stock.err" ||
+		fail "$tag: stock perf script -F $fields: $(head -2 "$tag.stock.err")"
+	[ -s "$tag.stock" ] || fail "$tag: the stock perf prints nothing with -F $fields"
+	cmp -s "$tag.ours" "$tag.stock" ||
+		fail "$tag: -F $fields: ours and stock differ: $(diff "$tag.ours" "$tag.stock" | head -6)"
+	log "$tag -F $fields: $(wc -l < "$tag.ours") lines alike"
+}
+
+# share TAG PATTERN: how many of TAG.ours's samples (lines, or callchains'
+# first lines) match PATTERN, in percent
+share() {
+	awk -v pat="$2" 'NF == 0 { first = 1; next }
+		!chain || first { n++; if ($0 ~ pat) hit++; first = 0 }
+		END { print n ? int(100 * hit / n) : 0 }' chain="$3" "$1.ours"
+}
+
+HOT="hot_inner\\+0x[0-9a-f]+ \\($BIN\\)"
+for f in plain graph ow; do
+	same $f $f.data ip,sym,dso,symoff
+	same $f-sym $f.data ip,sym
+	same $f-dso $f.data comm,tid,time,ip,dso
+	same $f-all $f.data comm,pid,tid,time,period,event,ip,sym,symoff,dso
+done
+# the hot function by name, in its file, for most samples
+p=$(share plain "$HOT")
+[ "$p" -ge 80 ] || fail "plain: hot_inner in only $p% of the samples: $(sort plain.ours | uniq -c | sort -rn | head -3)"
+for f in graph ow; do
+	p=$(share $f "$HOT" 1)
+	[ "$p" -ge 80 ] || fail "$f: hot_inner leads only $p% of the callchains: $(head -5 $f.ours)"
+	# and its callers below it, as offsets in the file
+	grep -A2 -E "$HOT" $f.ours | grep -qE "^	 +[0-9a-f]+ hot_outer\\+0x[0-9a-f]+ \\($BIN\\)" ||
+		fail "$f: no hot_outer under hot_inner: $(head -5 $f.ours)"
+	grep -qE "^	 +[0-9a-f]+ main\\+0x[0-9a-f]+ \\($BIN\\)" $f.ours || fail "$f: no main: $(head -5 $f.ours)"
+done
+log "hot_inner: $(share plain "$HOT")% of the plain samples"
+
+# symoff without sym: one line, no output
+"$PERF" script -i plain.data -F ip,symoff > /dev/null 2> symoff.err && fail "-F ip,symoff accepted"
+[ "$(wc -l < symoff.err)" = 1 ] || fail "-F ip,symoff: $(cat symoff.err)"
+
+# The binary gone, its copy in the build-id cache: both perfs still name
+# it, from the cache (filled by the stock, as its record would).
+"$STOCK" buildid-cache -a "$BIN" 2> cache.err || fail "stock buildid-cache -a: $(cat cache.err)"
+bid=$(readelf -n "$BIN" | sed -n 's/.*Build ID: //p')
+[ -e "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}" ] || fail "no cache entry for $bid: $(find "$HOME" | head)"
+cp plain.ours before.ours
+rm "$BIN"
+for f in plain graph ow; do
+	same gone-$f $f.data ip,sym,dso,symoff
+done
+cmp -s gone-plain.ours before.ours || fail "without the binary: $(diff gone-plain.ours before.ours | head -4)"
+# the cache elsewhere, named by --buildid-dir or $PERF_BUILDID_DIR (the
+# stock's own --buildid-dir is a perf option before the command)
+mv "$HOME/.debug" cache
+"$STOCK" --buildid-dir "$TMP/cache" script -i plain.data -F ip,sym,dso,symoff > dir.stock 2>/dev/null
+"$PERF" script -i plain.data -F ip,sym,dso,symoff --buildid-dir "$TMP/cache" > dir.ours 2> dir.err ||
+	fail "--buildid-dir: $(cat dir.err)"
+PERF_BUILDID_DIR=$TMP/cache "$PERF" script -i plain.data -F ip,sym,dso,symoff > env.ours 2> env.err ||
+	fail "PERF_BUILDID_DIR: $(cat env.err)"
+for f in dir.stock dir.ours env.ours; do
+	cmp -s $f before.ours || fail "$f: $(diff $f before.ours | head -4)"
+done
+# and without any cache: the file is still named, its symbols unknown
+"$PERF" script -i plain.data -F ip,sym,dso > nocache.ours || fail "no cache: perf script failed"
+grep -q "hot_inner" nocache.ours && fail "no cache and no binary, yet symbols: $(head -2 nocache.ours)"
+grep -qF "[unknown] ($BIN)" nocache.ours || fail "no cache: $(head -2 nocache.ours)"
+mv cache "$HOME/.debug"
+
+# Another program at the path: its build id differs, the cache's copy is used
+sed 's/hot_inner/other_fn/g; s/hot_outer/other_outer/g' hot.c > other.c
+cc -O0 -fno-omit-frame-pointer -o "$BIN" other.c || fail "compile other.c"
+same rebuilt plain.data ip,sym,dso,symoff
+cmp -s rebuilt.ours before.ours || fail "rebuilt: $(diff rebuilt.ours before.ours | head -4)"
+
+# A broken file at the path (cut short, then garbage), no cache: [unknown]
+mv "$HOME/.debug" cache
+head -c 3000 "cache/.build-id/${bid:0:2}/${bid:2}/elf" > "$BIN" || fail "no elf in the cache"
+[ "$(wc -c < "$BIN")" = 3000 ] || fail "cut-short binary: $(wc -c < "$BIN") bytes"
+for kind in short garbage fifo; do
+	[ $kind = garbage ] && head -c 20000 /dev/urandom > "$BIN"
+	[ $kind = fifo ] && { rm -f "$BIN"; mkfifo "$BIN"; }
+	timeout 60 "$PERF" script -i graph.data -F ip,sym,dso,symoff > $kind.ours 2> $kind.err ||
+		fail "$kind binary: perf script exit $?: $(head -2 $kind.err)"
+	grep -q "hot_inner" $kind.ours && fail "$kind binary: symbols from it: $(head -3 $kind.ours)"
+	grep -qF "[unknown] ($BIN)" $kind.ours || fail "$kind binary: $(head -3 $kind.ours)"
+done
+exit 0
