@@ -53,7 +53,9 @@ static Elf *elf_open(const char *path, const struct dso *dso, int *fd)
 	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0)
 		return NULL;
-	if (!fstat(*fd, &st) && S_ISREG(st.st_mode) && st.st_size <= MAX_ELF_SIZE) {
+	/* an empty size: /proc and the like, whose reading may do things */
+	if (!fstat(*fd, &st) && S_ISREG(st.st_mode) && st.st_size >= (off_t)sizeof(Elf32_Ehdr) &&
+	    st.st_size <= MAX_ELF_SIZE) {
 		elf_version(EV_CURRENT);
 		/* ELF_C_READ, not _MMAP: a file cut short under us is an
 		 * error, not a SIGBUS */

@@ -186,7 +186,7 @@ void symtab__finish(struct symtab *t, struct dso *dso)
 		if (s->end < s->start)	/* a size that wraps */
 			s->end = s->start;
 		if (s->end == s->start)
-			s->end = j + 1 < n ? t->syms[j + 1].start : (s->start & ~(PAGE - 1)) + PAGE;
+			s->end = j + 1 < n ? t->syms[j + 1].start : ALIGN_UP(s->start, PAGE) + PAGE;
 	}
 	for (; i < t->nr; i++)
 		if (!nr_plt || t->syms[n + nr_plt - 1].start != t->syms[i].start)
