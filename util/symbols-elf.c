@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libiberty/demangle.h>
+
 /* A DSO bigger than this is not read: [unknown] rather than minutes. */
 #define MAX_ELF_SIZE (2LL << 30)
 #define MAX_VDSO_SIZE (1 << 20)
@@ -89,6 +91,13 @@ static int has_section(Elf *elf, u32 type)
 }
 
 /* The PT_LOAD segments, to turn file offsets into symbol addresses. */
+/* A C++ name as the stock perf shows it: demangled, without parameters.
+ * NULL if name is not mangled; the caller frees it. */
+static char *demangle(const char *name)
+{
+	return name[0] == '_' && name[1] == 'Z' ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
+}
+
 static void load_segs(struct dso *dso, Elf *elf)
 {
 	size_t n;
@@ -139,7 +148,12 @@ static int load_syms(struct symtab *t, Elf *elf, u32 type)
 		name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		if (!name)
 			continue;
-		rc = symtab__add(t, sym.st_value, sym.st_size, name, GELF_ST_BIND(sym.st_info));
+		/* demangled first: the choice among aliases is on these names */
+		char *dem = demangle(name);
+
+		rc = symtab__add(t, sym.st_value, sym.st_size, dem ? dem : name,
+				 GELF_ST_BIND(sym.st_info));
+		free(dem);
 		if (rc)
 			return rc;
 	}
@@ -207,7 +221,10 @@ static int load_plt(struct symtab *t, Elf *elf)
 		}
 		if (gelf_getsym(dyn_data, GELF_R_SYM(info), &sym))
 			sname = elf_strptr(elf, dyn.sh_link, sym.st_name);
-		snprintf(name, sizeof(name), "%s@plt", sname ? sname : "");
+		char *dem = sname ? demangle(sname) : NULL;
+
+		snprintf(name, sizeof(name), "%s@plt", dem ? dem : sname ? sname : "");
+		free(dem);
 		rc = symtab__add_plt(t, plt.sh_addr + (i + 1) * plt.sh_entsize, plt.sh_entsize,
 				     name);
 		if (rc)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script -F ip,sym,dso,symoff (and callchains): the same lines as the stock perf script on this perf's normal files and --overwrite dumps; symbols from a private build-id cache once the binary is gone or rebuilt; a broken binary or a FIFO in its place is [unknown], never a crash or a hang
+# perf script -F ip,sym,dso,symoff (and callchains, C++ names): the same lines as the stock perf script on this perf's normal files and --overwrite dumps; symbols from a private build-id cache once the binary is gone or rebuilt; a broken binary or a FIFO in its place is [unknown], never a crash or a hang
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 command -v cc >/dev/null || skip "no C compiler"
@@ -83,6 +83,30 @@ for f in graph ow; do
 	grep -qE "^	 +[0-9a-f]+ main\\+0x[0-9a-f]+ \\($BIN\\)" $f.ours || fail "$f: no main: $(head -5 $f.ours)"
 done
 log "hot_inner: $(share plain "$HOT")% of the plain samples"
+
+# C++: names demangled as the stock perf shows them, without parameters
+cat > cxx.cc <<'C'
+#include <cstdlib>
+namespace hot {
+template <typename T> struct Box {
+	__attribute__((noinline)) static T spin(T n)
+	{
+		volatile T s = 0;
+		for (T i = 0; i < n; i++)
+			s += i;
+		return s;
+	}
+};
+}
+int main(int, char **argv)
+{
+	return (int)hot::Box<unsigned long>::spin(std::strtoul(argv[1], nullptr, 0)) & 1;
+}
+C
+c++ -O0 -fno-omit-frame-pointer -o cxx cxx.cc || fail "compile cxx.cc"
+"$PERF" record -q -g -e cpu-clock -o cxx.data -- ./cxx $N 2> cxx.err || fail "record cxx: $(cat cxx.err)"
+same cxx cxx.data ip,sym,dso,symoff
+grep -qF "hot::Box<unsigned long>::spin+0x" cxx.ours || fail "cxx: not demangled: $(head -3 cxx.ours)"
 
 # symoff without sym: one line, no output
 "$PERF" script -i plain.data -F ip,symoff > /dev/null 2> symoff.err && fail "-F ip,symoff accepted"
