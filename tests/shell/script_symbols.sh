@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script -F ip,sym,dso,symoff (and callchains, C++ names): the same lines as the stock perf script on this perf's normal files and --overwrite dumps; symbols from a private build-id cache once the binary is gone or rebuilt; a broken binary or a FIFO in its place is [unknown], never a crash or a hang
+# perf script -F ip,sym,dso,symoff (callchains, C++ names, the vdso, JIT code and its perf map): the same lines as the stock perf script on this perf's normal files and --overwrite dumps; symbols from a private build-id cache once the binary is gone or rebuilt; a broken binary or a FIFO in its place is [unknown], never a crash or a hang
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 command -v cc >/dev/null || skip "no C compiler"
@@ -107,6 +107,60 @@ c++ -O0 -fno-omit-frame-pointer -o cxx cxx.cc || fail "compile cxx.cc"
 "$PERF" record -q -g -e cpu-clock -o cxx.data -- ./cxx $N 2> cxx.err || fail "record cxx: $(cat cxx.err)"
 same cxx cxx.data ip,sym,dso,symoff
 grep -qF "hot::Box<unsigned long>::spin+0x" cxx.ours || fail "cxx: not demangled: $(head -3 cxx.ours)"
+
+# The vdso, and anonymous code: [unknown] in /tmp/perf-PID.map, or the
+# function the JIT wrote there. -fno-plt: samples in a PLT entry are named
+# by how the stock's tree of symbols happens to be shaped (_init+0x30 or
+# clock_gettime@plt).
+cat > jit.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+/* mov $N,%rcx; 1: dec %rcx; jnz 1b; ret */
+static const unsigned char loop[] = { 0x48, 0xb9, 0, 0, 0, 0, 0, 0, 0, 0, 0x48, 0xff, 0xc9, 0x75, 0xfb, 0xc3 };
+int main(int argc, char **argv)
+{
+	unsigned long n = strtoul(argv[1], NULL, 0);
+	unsigned char *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct timespec ts;
+	char path[64];
+	FILE *map;
+
+	if (code == MAP_FAILED)
+		return 1;
+	memcpy(code, loop, sizeof(loop));
+	memcpy(code + 2, &n, 8);
+	if (argc > 2) {	/* describe the code as a JIT does */
+		snprintf(path, sizeof(path), "/tmp/perf-%d.map", getpid());
+		map = fopen(path, "w");
+		if (!map)
+			return 1;
+		fprintf(map, "%lx %zx jitted_loop\n", (unsigned long)code, sizeof(loop));
+		fclose(map);
+		printf("%d\n", getpid());
+	}
+	((void (*)(void))code)();
+	for (unsigned long i = 0; i < n / 100; i++)
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	return 0;
+}
+C
+cc -O0 -fno-plt -o jit jit.c || fail "compile jit.c"
+"$PERF" record -q -e cpu-clock -o anon.data -- ./jit $N 2> anon.err || fail "record jit: $(cat anon.err)"
+trap 'rm -f "/tmp/perf-$JITPID.map"; cleanup' EXIT
+"$PERF" record -q -e cpu-clock -o jit.data -- ./jit $N map > jit.pid 2> jit.err || fail "record jit map: $(cat jit.err)"
+JITPID=$(cat jit.pid)
+[ -s "/tmp/perf-$JITPID.map" ] || fail "jit: no /tmp/perf-$JITPID.map"
+same anon anon.data ip,sym,dso,symoff
+same jit jit.data ip,sym,dso,symoff
+for f in anon jit; do
+	grep -qE "__vdso_clock_gettime\+0x[0-9a-f]+ \(\[vdso\]\)" $f.ours || fail "$f: no vdso function: $(head -3 $f.ours)"
+done
+grep -qE "\[unknown\] \(/tmp/perf-[0-9]+\.map\)" anon.ours || fail "anon: $(head -3 anon.ours)"
+grep -qE "jitted_loop\+0x[0-9a-f]+ \(/tmp/perf-$JITPID\.map\)" jit.ours || fail "jit: $(head -3 jit.ours)"
 
 # symoff without sym: one line, no output
 "$PERF" script -i plain.data -F ip,symoff > /dev/null 2> symoff.err && fail "-F ip,symoff accepted"
