@@ -17,13 +17,46 @@ struct maps {
 	size_t nr, cap;
 };
 
-int machine__init(struct machine *m, struct dsos *dsos)
+/* perf's flag on a HEADER_BUILD_ID entry: the size byte after the 20
+ * bytes of the id says how many are used */
+#define MISC_BUILD_ID_SIZE (1 << 15)
+/* header, pid, then 20 bytes of id, its size and 3 spare, then the name */
+#define BID_ENTRY_NAME 36
+
+int build_id_feature__kernel(const void *body, u64 size, u8 bid[BUILD_ID_SIZE])
+{
+	const char *b = body;
+	u64 off = 0;
+
+	while (size - off >= BID_ENTRY_NAME) {
+		struct perf_event_header h;
+		const char *name = b + off + BID_ENTRY_NAME;
+
+		memcpy(&h, b + off, sizeof(h));
+		if (h.size < BID_ENTRY_NAME || h.size > size - off)
+			return 0;
+		if ((h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
+		    memchr(name, 0, h.size - BID_ENTRY_NAME) && !strcmp(name, "[kernel.kallsyms]")) {
+			int len = h.misc & MISC_BUILD_ID_SIZE ? (u8)b[off + 12 + BUILD_ID_SIZE] :
+				  BUILD_ID_SIZE;
+
+			len = MIN(len, BUILD_ID_SIZE);
+			memcpy(bid, b + off + 12, len);
+			return len;
+		}
+		off += h.size;
+	}
+	return 0;
+}
+
+int machine__init(struct machine *m, struct dsos *dsos, const u8 *kernel_bid, int kernel_bid_len)
 {
 	memset(m, 0, sizeof(*m));
 	m->dsos = dsos;
 	m->kernel_map.start = KERNEL_START_DEFAULT;
 	m->kernel_map.end = ~0ULL;
-	m->kernel_map.dso = dsos__get(dsos, DSO_KALLSYMS, "[kernel.kallsyms]", NULL, 0);
+	m->kernel_map.dso = dsos__get(dsos, DSO_KALLSYMS, "[kernel.kallsyms]", kernel_bid,
+				      kernel_bid_len);
 	m->kernel_map.identity = 1;
 	return m->kernel_map.dso ? 0 : -ENOMEM;
 }

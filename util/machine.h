@@ -34,8 +34,13 @@ struct addr_loc {
 };
 
 /* 0, or -ENOMEM; machine__exit() frees what it holds (dsos stay the
- * caller's). */
-int machine__init(struct machine *m, struct dsos *dsos);
+ * caller's). kernel_bid: the recorded kernel's build id (length 0: not
+ * known, the running kernel's functions are used). */
+int machine__init(struct machine *m, struct dsos *dsos, const u8 *kernel_bid, int kernel_bid_len);
+
+/* The kernel's build id in a HEADER_BUILD_ID feature body (size bytes,
+ * checked entry by entry): its length, 0 if none is there. */
+int build_id_feature__kernel(const void *body, u64 size, u8 bid[BUILD_ID_SIZE]);
 void machine__exit(struct machine *m);
 
 /* An MMAP or MMAP2 record: pid -1 with a [kernel.kallsyms] name is the

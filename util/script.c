@@ -819,6 +819,17 @@ static void report_bad_record(struct script *s, const struct perf_event_header *
 		fprintf(s->o->msg, "perf script: %s: %s\n", s->o->input, strerror(-rc));
 }
 
+/* The maps -F sym,dso look in, for the kernel the file's build id says. */
+static int script__machine_init(struct script *s)
+{
+	u64 size = 0;
+	const void *body = reader__feature(&s->reader, HEADER_BUILD_ID, &size);
+	u8 bid[BUILD_ID_SIZE];
+	int len = body ? build_id_feature__kernel(body, size, bid) : 0;
+
+	return machine__init(&s->machine, s->dsos, bid, len);
+}
+
 int script__run(const struct script_opts *o)
 {
 	struct script s = { .o = o, .out = o->out };
@@ -839,7 +850,7 @@ int script__run(const struct script_opts *o)
 	s.comms = comm_map__new();
 	s.raw = calloc(1, RAW_ROOM);
 	if ((HAS(&s, FIELD_SYM) || HAS(&s, FIELD_DSO)) &&
-	    (!(s.dsos = dsos__new(o->buildid_dir)) || machine__init(&s.machine, s.dsos))) {
+	    (!(s.dsos = dsos__new(o->buildid_dir)) || script__machine_init(&s))) {
 		rc = -ENOMEM;
 		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
 		goto out;

@@ -7,6 +7,7 @@
 #include "util/buf.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #define MAX_SYMS (8u << 20)
 #define PAGE 4096ULL
 #define MAX_PERF_MAP (256 << 20)
+#define MAX_KALLSYMS (256 << 20)
 
 struct dsos {
 	struct dso *head;
@@ -198,15 +200,67 @@ void symtab__finish(struct symtab *t, struct dso *dso)
 	memset(t, 0, sizeof(*t));
 }
 
+int kernel_build_id(u8 bid[BUILD_ID_SIZE])
+{
+	size_t len, off = 0;
+	char *notes = read_file("/sys/kernel/notes", &len);
+	int found = 0;
+
+	/* 4-byte namesz, descsz, type; the name and the desc padded to 4 */
+	while (notes && !found && len - off >= 12) {
+		u32 nh[3];
+		u64 name, desc;
+
+		memcpy(nh, notes + off, sizeof(nh));
+		name = off + 12;
+		desc = name + ALIGN_UP((u64)nh[0], 4);
+		if (desc > len || ALIGN_UP((u64)nh[1], 4) > len - desc)
+			break;
+		if (nh[2] == NT_GNU_BUILD_ID && nh[0] == 4 && !memcmp(notes + name, "GNU", 4) &&
+		    nh[1]) {
+			found = MIN(nh[1], BUILD_ID_SIZE);
+			memcpy(bid, notes + desc, found);
+		}
+		off = desc + ALIGN_UP((u64)nh[1], 4);
+	}
+	free(notes);
+	return found;
+}
+
+/* Where the kernel's functions are: /proc/kallsyms if the recorded kernel
+ * is the running one (or the file does not say), else the copy the
+ * build-id cache keeps, "" if it has none. */
+static void kallsyms_path(const struct dso *dso, const char *buildid_dir, char *path, size_t sz)
+{
+	u8 running[BUILD_ID_SIZE];
+	int len = dso->bid_len ? kernel_build_id(running) : 0;
+	char hex[2 * BUILD_ID_SIZE + 1];
+
+	if (!dso->bid_len || (len == dso->bid_len && !memcmp(running, dso->bid, len))) {
+		snprintf(path, sz, "/proc/kallsyms");
+		return;
+	}
+	for (int i = 0; i < dso->bid_len; i++)
+		sprintf(hex + 2 * i, "%02x", dso->bid[i]);
+	if (snprintf(path, sz, "%s/[kernel.kallsyms]/%s/kallsyms", buildid_dir, hex) >= (int)sz)
+		*path = 0;
+}
+
 /* "ffffffff81000000 T _text" lines: text symbols of the kernel proper
  * (module symbols carry a [module] suffix); kallsyms gives no sizes, each
  * ends where the next begins. All zero when kptr_restrict hides them. */
-static int load_kallsyms(struct symtab *t)
+static int load_kallsyms(struct symtab *t, const char *path)
 {
+	struct stat st;
 	size_t len;
-	char *text = read_file("/proc/kallsyms", &len), *line, *next;
+	char *text, *line, *next;
 	int rc = 0;
 
+	/* /proc/kallsyms has no size; a cache's copy must be a sane file */
+	if (strcmp(path, "/proc/kallsyms") &&
+	    (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_KALLSYMS))
+		return -ENOENT;
+	text = read_file(path, &len);
 	if (!text)
 		return -errno;
 	for (line = text; !rc && line < text + len; line = next) {
@@ -271,6 +325,7 @@ static int load_perf_map(struct symtab *t, const char *path)
 static void dso__load(struct dsos *d, struct dso *dso)
 {
 	struct symtab t = { 0 };
+	char path[PATH_MAX];
 	int rc = -ENOENT;
 
 	dso->loaded = 1;
@@ -282,7 +337,8 @@ static void dso__load(struct dsos *d, struct dso *dso)
 		/* no sizes: of aliases the last one gets the room, as in
 		 * the stock perf */
 		t.last_wins = 1;
-		rc = load_kallsyms(&t);
+		kallsyms_path(dso, d->buildid_dir, path, sizeof(path));
+		rc = load_kallsyms(&t, path);
 		break;
 	case DSO_VDSO:
 		rc = elf__load_vdso(&t, dso);

@@ -14,7 +14,8 @@ struct symbol {
 
 enum dso_kind {
 	DSO_ELF,	/* a file, its build-id cache entry or its debuginfo */
-	DSO_KALLSYMS,	/* [kernel.kallsyms]: /proc/kallsyms */
+	DSO_KALLSYMS,	/* [kernel.kallsyms]: /proc/kallsyms, or the cache's copy of
+			 * another kernel's */
 	DSO_VDSO,	/* [vdso]: this process's own, as the kernel is the same */
 	DSO_PERF_MAP,	/* an anonymous (JIT) map: /tmp/perf-PID.map if there is one */
 };
@@ -58,6 +59,10 @@ struct dso *dsos__get(struct dsos *d, enum dso_kind kind, const char *name, cons
  * file offset (what an mmap's pgoff counts), for the others the address
  * itself. *off gets addr's offset from the symbol's start. */
 const struct symbol *dso__find(struct dsos *d, struct dso *dso, u64 addr, u64 *off);
+
+/* The running kernel's build id (from /sys/kernel/notes): its length, 0
+ * if unknown. */
+int kernel_build_id(u8 bid[BUILD_ID_SIZE]);
 
 static inline const char *symbol__name(const struct dso *dso, const struct symbol *s)
 {
