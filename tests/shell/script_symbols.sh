@@ -40,6 +40,19 @@ N=150000000
 	fail "record --overwrite: $(cat ow.err)"
 [ -s ow.data ] || fail "no dump: $(ls; cat ow.err)"
 
+# the flight recorder system-wide: SIGUSR2 after the workload exited
+"$PERF" record --overwrite --switch-output -a -e cpu-clock -o fr.data 2> fr.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+./hot $N & hot=$!
+wait $hot || fail "hot failed"
+kill -USR2 $rec
+wait_line fr.err "Dump fr.data"
+kill -INT $rec
+wait $rec || fail "record -a exit status $?: $(cat fr.err)"
+FR=$(ls fr.data.* | head -1)
+
 # same TAG FILE FIELDS [OPTS]: both perfs print the same lines; ours says
 # nothing on stderr. Leaves ours in TAG.ours.
 same() {
@@ -65,6 +78,15 @@ share() {
 }
 
 HOT="hot_inner\\+0x[0-9a-f]+ \\($BIN\\)"
+# system-wide: the workload's lines (other tasks' binaries may change under
+# the two runs)
+"$PERF" script -i "$FR" -F pid,ip,sym,dso,symoff 2> fr.ours.err | awk -v p=$hot '$1 == p' > fr.ours
+"$STOCK" script -i "$FR" -F pid,ip,sym,dso,symoff 2> /dev/null | awk -v p=$hot '$1 == p' > fr.stock
+[ -s fr.ours.err ] && fail "fr: perf script said: $(head -2 fr.ours.err)"
+cmp -s fr.ours fr.stock || fail "fr: ours and stock differ: $(diff fr.ours fr.stock | head -6)"
+p=$(share fr "$HOT")
+[ "$p" -ge 80 ] || fail "fr: hot_inner in only $p% of pid $hot's $(wc -l < fr.ours) samples: $(head -3 fr.ours)"
+log "fr: $(wc -l < fr.ours) samples of the exited pid $hot alike, $p% in hot_inner"
 for f in plain graph ow; do
 	same $f $f.data ip,sym,dso,symoff
 	same $f-sym $f.data ip,sym
