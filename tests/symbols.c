@@ -134,6 +134,19 @@ static int test_maps(void)
 	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffff83000000ULL, &al);
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "[kernel.kallsyms]"), "kernel");
 	machine__exit(&m);
+	/* many files: each name one DSO, found again */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < 5000; i++) {
+			char name[32];
+			struct dso *dso;
+
+			snprintf(name, sizeof(name), "/lib/%d.so", i);
+			dso = dsos__get(d, DSO_ELF, name, NULL, 0);
+			TEST_ASSERT(dso && !strcmp(dso->name, name) && dso->loaded == pass,
+				    "%s: pass %d", name, pass);
+			dso->loaded = 1;	/* marks the first one */
+		}
+	}
 	dsos__delete(d);
 	return TEST_OK;
 }

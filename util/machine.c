@@ -9,8 +9,10 @@
 
 /* Where the kernel is when the file has no MMAP for it: the upper half. */
 #define KERNEL_START_DEFAULT 0xffff800000000000ULL
-/* A process with more maps than this is not followed further. */
-#define MAX_MAPS (1u << 20)
+/* Maps beyond these are not followed (their addresses are unknown): a
+ * crafted file could otherwise copy a huge process at every FORK. */
+#define MAX_MAPS (1u << 16)		/* of one process: the kernel's max_map_count */
+#define MAX_MAPS_TOTAL (8u << 20)	/* of all: 320 MB */
 
 struct maps {
 	struct map *v;	/* sorted, not overlapping */
@@ -103,15 +105,25 @@ static int maps__reserve(struct maps *p, size_t nr)
 }
 
 /* Puts map in, keeping what sticks out of it of the maps it overlaps. */
-static int maps__insert(struct maps *p, const struct map *map)
+static int maps__insert(struct machine *m, struct maps *p, const struct map *map)
 {
-	size_t lo = 0, hi, nr_new = 0;
+	size_t lo = 0, hi, nr_new = 0, nr_old = p->nr;
 	struct map add[3];
 
-	if (p->nr >= MAX_MAPS || maps__reserve(p, p->nr + 3))
-		return p->nr >= MAX_MAPS ? 0 : -ENOMEM;
-	while (lo < p->nr && p->v[lo].end <= map->start)	/* sorted: few maps */
-		lo++;
+	if (p->nr >= MAX_MAPS || m->nr_maps >= MAX_MAPS_TOTAL)
+		return 0;
+	if (maps__reserve(p, p->nr + 3))
+		return -ENOMEM;
+	/* the first map ending after map's start; the maps do not overlap,
+	 * so their ends are sorted too */
+	for (size_t top = p->nr; lo < top;) {
+		size_t mid = lo + (top - lo) / 2;
+
+		if (p->v[mid].end <= map->start)
+			lo = mid + 1;
+		else
+			top = mid;
+	}
 	for (hi = lo; hi < p->nr && p->v[hi].start < map->end; hi++)
 		;
 	if (lo < hi && p->v[lo].start < map->start) {
@@ -130,6 +142,7 @@ static int maps__insert(struct maps *p, const struct map *map)
 	memmove(p->v + lo + nr_new, p->v + hi, (p->nr - hi) * sizeof(*p->v));
 	memcpy(p->v + lo, add, nr_new * sizeof(*add));
 	p->nr = p->nr - (hi - lo) + nr_new;
+	m->nr_maps += p->nr - nr_old;
 	return 0;
 }
 
@@ -169,7 +182,7 @@ int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
 	p = machine__maps(m, pid);
 	if (!map.dso || !p)
 		return -ENOMEM;
-	return maps__insert(p, &map);
+	return maps__insert(m, p, &map);
 }
 
 int machine__fork(struct machine *m, u32 pid, u32 ppid)
@@ -180,12 +193,19 @@ int machine__fork(struct machine *m, u32 pid, u32 ppid)
 		return 0;
 	child = machine__maps(m, pid);
 	parent = machine__maps(m, ppid);
-	if (!child || !parent || maps__reserve(child, parent->nr))
+	if (!child || !parent)
 		return -ENOMEM;
 	/* a reused pid forgets its earlier process */
+	m->nr_maps -= child->nr;
+	child->nr = 0;
+	if (m->nr_maps + parent->nr > MAX_MAPS_TOTAL)
+		return 0;
+	if (maps__reserve(child, parent->nr))
+		return -ENOMEM;
 	if (parent->nr)
 		memcpy(child->v, parent->v, parent->nr * sizeof(*parent->v));
 	child->nr = parent->nr;
+	m->nr_maps += child->nr;
 	return 0;
 }
 

@@ -20,6 +20,7 @@ struct map {
 struct machine {
 	struct dsos *dsos;
 	struct id_hash procs;	/* pid -> struct maps */
+	size_t nr_maps;		/* in all of them */
 	struct map kernel_map;	/* [kernel.kallsyms]: its addresses are its own */
 };
 

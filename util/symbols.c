@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 /* A bound on what one DSO may hold: a kernel has ~200k functions. */
@@ -20,10 +21,52 @@
 #define MAX_PERF_MAP (256 << 20)
 #define MAX_KALLSYMS (256 << 20)
 
+/* name and build id -> dso: a file may map thousands of files, and a
+ * crafted one millions of names, so this is no list to scan; salted so
+ * that the names cannot be chosen to share a chain */
 struct dsos {
-	struct dso *head;
+	struct dso **buckets;
+	size_t nr_buckets, nr;
+	u64 salt;
 	char *buildid_dir;
 };
+
+static size_t dsos__bucket(const struct dsos *d, enum dso_kind kind, const char *name,
+			   const u8 *bid, int bid_len)
+{
+	u64 h = d->salt ^ kind;
+
+	/* FNV-1a */
+	for (const char *c = name; *c; c++)
+		h = (h ^ (u8)*c) * 0x100000001b3ULL;
+	for (int i = 0; i < bid_len; i++)
+		h = (h ^ bid[i]) * 0x100000001b3ULL;
+	return (h ^ h >> 29) & (d->nr_buckets - 1);
+}
+
+/* Twice the buckets once there are twice as many DSOs; without memory the
+ * chains just grow. */
+static void dsos__grow(struct dsos *d)
+{
+	size_t n = d->nr_buckets * 2;
+	struct dso **b = calloc(n, sizeof(*b)), **old = d->buckets;
+	size_t old_n = d->nr_buckets;
+
+	if (!b)
+		return;
+	d->buckets = b;
+	d->nr_buckets = n;
+	for (size_t i = 0; i < old_n; i++) {
+		for (struct dso *next, *dso = old[i]; dso; dso = next) {
+			size_t at = dsos__bucket(d, dso->kind, dso->name, dso->bid, dso->bid_len);
+
+			next = dso->next;
+			dso->next = b[at];
+			b[at] = dso;
+		}
+	}
+	free(old);
+}
 
 struct dsos *dsos__new(const char *buildid_dir)
 {
@@ -32,13 +75,17 @@ struct dsos *dsos__new(const char *buildid_dir)
 
 	if (!d)
 		return NULL;
+	d->nr_buckets = 256;
+	d->buckets = calloc(d->nr_buckets, sizeof(*d->buckets));
+	if (getrandom(&d->salt, sizeof(d->salt), GRND_NONBLOCK) != sizeof(d->salt))
+		d->salt = now_ns() ^ (uintptr_t)d;
 	if (!buildid_dir)
 		buildid_dir = getenv("PERF_BUILDID_DIR");
 	if (buildid_dir)
 		d->buildid_dir = strdup(buildid_dir);
 	else if (asprintf(&d->buildid_dir, "%s/.debug", home ? home : "") < 0)
 		d->buildid_dir = NULL;
-	if (!d->buildid_dir) {
+	if (!d->buildid_dir || !d->buckets) {
 		dsos__delete(d);
 		errno = ENOMEM;
 		return NULL;
@@ -50,13 +97,16 @@ void dsos__delete(struct dsos *d)
 {
 	if (!d)
 		return;
-	for (struct dso *n, *dso = d->head; dso; dso = n) {
-		n = dso->next;
-		free(dso->name);
-		free(dso->syms);
-		free(dso->names);
-		free(dso);
+	for (size_t i = 0; d->buckets && i < d->nr_buckets; i++) {
+		for (struct dso *n, *dso = d->buckets[i]; dso; dso = n) {
+			n = dso->next;
+			free(dso->name);
+			free(dso->syms);
+			free(dso->names);
+			free(dso);
+		}
 	}
+	free(d->buckets);
 	free(d->buildid_dir);
 	free(d);
 }
@@ -66,11 +116,13 @@ struct dso *dsos__get(struct dsos *d, enum dso_kind kind, const char *name, cons
 {
 	static const u8 none[BUILD_ID_SIZE];
 	struct dso *dso;
+	size_t at;
 
 	if (!bid)
 		bid = none;
 	bid_len = MIN(MAX(bid_len, 0), BUILD_ID_SIZE);
-	for (dso = d->head; dso; dso = dso->next)
+	at = dsos__bucket(d, kind, name, bid, bid_len);
+	for (dso = d->buckets[at]; dso; dso = dso->next)
 		if (dso->kind == kind && dso->bid_len == bid_len &&
 		    !memcmp(dso->bid, bid, bid_len) && !strcmp(dso->name, name))
 			return dso;
@@ -85,8 +137,10 @@ struct dso *dsos__get(struct dsos *d, enum dso_kind kind, const char *name, cons
 	dso->kind = kind;
 	dso->bid_len = bid_len;
 	memcpy(dso->bid, bid, bid_len);
-	dso->next = d->head;
-	d->head = dso;
+	dso->next = d->buckets[at];
+	d->buckets[at] = dso;
+	if (++d->nr > 2 * d->nr_buckets)
+		dsos__grow(d);
 	return dso;
 }
 

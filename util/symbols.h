@@ -37,7 +37,7 @@ struct dso {
 	char *names;
 	struct dso_seg segs[8];
 	int nr_segs;
-	struct dso *next;
+	struct dso *next;	/* in its hash chain */
 };
 
 struct dsos;
