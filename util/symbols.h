@@ -64,6 +64,7 @@ const struct symbol *dso__find(struct dsos *d, struct dso *dso, u64 addr, u64 *o
  * if unknown. */
 int kernel_build_id(u8 bid[BUILD_ID_SIZE]);
 
+/* s's name, owned by dso. */
 static inline const char *symbol__name(const struct dso *dso, const struct symbol *s)
 {
 	return dso->names + s->name;
