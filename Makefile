@@ -12,7 +12,8 @@ O       ?= build
 OPTFLAGS ?= -O2 -g
 CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
            $(shell pkg-config --cflags $(PKGS))
-LDLIBS  += $(shell pkg-config --libs $(PKGS)) -pthread
+# -liberty: cplus_demangle, C++ names as the stock perf demangles them
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) -liberty -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c \

@@ -1,4 +1,5 @@
 #include "util/synthetic.h"
+#include "util/symbols-elf.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -44,32 +45,15 @@ static int elf_build_id(const char *path, u8 bid[BUILD_ID_SIZE])
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), len = 0;
 	Elf *elf;
-	Elf_Scn *scn = NULL;
 
 	if (fd < 0)
 		return 0;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (elf && !len && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)data->d_buf + name_off, "GNU", 4) && nh.n_descsz > 0) {
-				len = MIN(nh.n_descsz, BUILD_ID_SIZE);
-				memcpy(bid, (char *)data->d_buf + desc_off, len);
-				break;
-			}
-		}
-	}
-	if (elf)
+	if (elf) {
+		len = elf__build_id(elf, bid);
 		elf_end(elf);
+	}
 	close(fd);
 	return len;
 }
