@@ -35,7 +35,7 @@ static void numbered__make(struct numbered *r, u64 n)
 /* Reads one take back: every slot's records in order, numbers of that
  * slot only, contiguous from the first kept up to *last[slot]. Returns
  * the records read, or -1 with the reason printed. */
-static s64 take__check(const struct history_take *t, u64 last[SLOTS], u64 first[SLOTS])
+static s64 take__check(struct history_take *t, u64 last[SLOTS], u64 first[SLOTS])
 {
 	s64 total = 0;
 
@@ -112,6 +112,26 @@ static int test_history(struct test_ctx *ctx)
 
 	TEST_ASSERT(!history__take(h, &t), "take");
 	TEST_ASSERT(history__take(h, &t) == -EBUSY, "one take at a time");
+	/* what a dump learns before it decompresses: every record is a sample */
+	{
+		struct history_scan scan = { 0 };
+		u64 samples = 0;
+
+		for (int s = 0; s < SLOTS; s++) {
+			for (const struct history_chunk *c = t.slot[s].oldest; c; c = c->next) {
+				TEST_ASSERT(c->samples == c->nr_records && c->nr_pids >= 1,
+					    "chunk scan: %llu samples of %u records, %u tasks",
+					    (unsigned long long)c->samples, c->nr_records, c->nr_pids);
+				samples += c->samples;
+			}
+			TEST_ASSERT(!history_scan__records(&scan, t.slot[s].raw, t.slot[s].raw_len),
+				    "raw scan");
+			samples += scan.samples;
+		}
+		history_scan__exit(&scan);
+		TEST_ASSERT(samples == t.records, "scans count %llu samples of %llu",
+			    (unsigned long long)samples, (unsigned long long)t.records);
+	}
 	got = take__check(&t, last, first);
 	TEST_ASSERT(got > 0, "the first take reads back");
 	TEST_ASSERT((u64)got == t.records, "%lld records read, the take said %llu", (long long)got,

@@ -4,7 +4,7 @@
 #include <limits.h>
 #include "util/buf.h"
 #include "util/header.h"
-#include "util/history.h"
+#include "util/history-stream.h"
 #include "util/merge.h"
 #include "util/prelude.h"
 #include "util/ring-copy.h"
@@ -62,10 +62,10 @@ struct dump {
 	u64 captured_bytes;
 	u64 capture_ns;			/* trigger to every ring copied */
 	struct history_take take;	/* --history: what it held (given back when written) */
-	struct history_stream {		/* and each ring's share, decompressed and indexed */
-		struct buf raw;
-		struct record_index idx;
-	} *hist;
+	struct history_stream *hist;	/* each ring's share of it, read as the merge goes */
+	struct history_scan scan;	/* the raw buffers' tasks */
+	u64 *done;			/* per merge stream: records merged so far */
+	u64 window;			/* the common window's start (0: none) */
 	/* kept from dump to dump */
 	struct prelude prelude;
 	struct merge merge;

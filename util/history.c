@@ -82,13 +82,75 @@ void history__delete(struct history *h)
 		free(h->slot[i].raw);
 	}
 	free(h->slot);
+	history_scan__exit(&h->scan);
 	ZSTD_freeCCtx(h->cctx);
 	free(h);
 }
 
 static u64 chunk__bytes(const struct history_chunk *c)
 {
-	return sizeof(*c) + c->len;
+	return sizeof(*c) + c->nr_pids * sizeof(u32) + c->len;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int history_scan__records(struct history_scan *s, const char *recs, u32 len)
+{
+	u32 prev = 0, n = 0;
+
+	s->samples = s->lost_records = s->lost = 0;
+	s->nr_pids = 0;
+	for (u32 off = 0; off + sizeof(struct perf_event_header) <= len;) {
+		const struct perf_event_header *h = (const void *)(recs + off);
+
+		if (!event__size_ok(h->size, len - off))
+			break;
+		off += h->size;
+		if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
+			u64 lost;
+
+			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+			s->lost_records++;
+			s->lost += lost;
+			continue;
+		}
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		s->samples++;
+		if (h->size < SAMPLE_PID_OFFSET + sizeof(u32))
+			continue;
+		memcpy(&prev, (const char *)h + SAMPLE_PID_OFFSET, sizeof(prev));
+		/* runs of one task are the rule: list each run once */
+		if (s->nr_pids && s->pids[s->nr_pids - 1] == prev)
+			continue;
+		if (s->nr_pids == s->pids_cap) {
+			u32 cap = s->pids_cap ? s->pids_cap * 2 : 64;
+			u32 *p = realloc(s->pids, cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			s->pids = p;
+			s->pids_cap = cap;
+		}
+		s->pids[s->nr_pids++] = prev;
+	}
+	qsort(s->pids, s->nr_pids, sizeof(*s->pids), cmp_u32);
+	for (u32 i = 0; i < s->nr_pids; i++)
+		if (!n || s->pids[n - 1] != s->pids[i])
+			s->pids[n++] = s->pids[i];
+	s->nr_pids = n;
+	return 0;
+}
+
+void history_scan__exit(struct history_scan *s)
+{
+	free(s->pids);
+	memset(s, 0, sizeof(*s));
 }
 
 /* Drops the chunk whose newest record is the oldest of all slots: what
@@ -122,19 +184,24 @@ static int history__drop_oldest(struct history *h)
 /* The slot's full raw buffer becomes a chunk, within size. */
 static int history__seal(struct history *h, struct history_slot *s)
 {
-	size_t bound = ZSTD_compressBound(s->raw_len), len;
+	size_t bound = ZSTD_compressBound(s->raw_len), len, pids;
 	u64 raw_bytes = (u64)h->nr_slots * h->chunk_bytes;
-	struct history_chunk *c = malloc(sizeof(*c) + bound), *shrunk;
+	struct history_chunk *c, *shrunk;
 
+	if (history_scan__records(&h->scan, s->raw, s->raw_len))
+		return -ENOMEM;
+	pids = h->scan.nr_pids * sizeof(u32);
+	c = malloc(sizeof(*c) + pids + bound);
 	if (!c)
 		return -ENOMEM;
-	len = ZSTD_compress2(h->cctx, c->data, bound, s->raw, s->raw_len);
+	len = ZSTD_compress2(h->cctx, (char *)c->data + pids, bound, s->raw, s->raw_len);
 	if (ZSTD_isError(len)) {
 		free(c);
 		return -ENOMEM;	/* zstd fails on a bound-sized output only for memory */
 	}
-	shrunk = realloc(c, sizeof(*c) + len);
+	shrunk = realloc(c, sizeof(*c) + pids + len);
 	c = shrunk ? shrunk : c;
+	memcpy(c->data, h->scan.pids, pids);
 	/* field by field: a struct assignment would also write the padding
 	 * that data[] begins in */
 	c->next = NULL;
@@ -143,6 +210,10 @@ static int history__seal(struct history *h, struct history_slot *s)
 	c->nr_records = s->raw_nr;
 	c->raw_len = s->raw_len;
 	c->len = len;
+	c->samples = h->scan.samples;
+	c->lost_records = h->scan.lost_records;
+	c->lost = h->scan.lost;
+	c->nr_pids = h->scan.nr_pids;
 	h->st.chunk_bytes_in += s->raw_len;
 	h->st.chunk_bytes_out += len;
 	while (h->used + chunk__bytes(c) + raw_bytes > h->size && history__drop_oldest(h))
@@ -226,30 +297,47 @@ int history__take(struct history *h, struct history_take *t)
 	return 0;
 }
 
-int history_take__read(const struct history_take *t, int slot, struct buf *out)
+void history_cursor__init(struct history_cursor *cur, const struct history_take *t, int slot)
 {
-	const struct history_take_slot *ts = &t->slot[slot];
-	ZSTD_DCtx *dctx = ZSTD_createDCtx();
-	int err = 0;
+	cur->next = t->slot[slot].oldest;
+	cur->raw_done = 0;
+}
 
-	if (!dctx)
-		return -ENOMEM;
-	for (const struct history_chunk *c = ts->oldest; c && !err; c = c->next) {
-		size_t at = out->len, got;
+int history_take__next(struct history_take *t, int slot, struct history_cursor *cur,
+		       struct buf *out)
+{
+	const struct history_chunk *c = cur->next;
+	size_t at = out->len, got;
 
-		buf__zero(out, c->raw_len);
-		if (out->err) {
-			err = -ENOMEM;
-			break;
-		}
-		got = ZSTD_decompressDCtx(dctx, out->p + at, c->raw_len, c->data, c->len);
-		if (ZSTD_isError(got) || got != c->raw_len)
-			err = -EINVAL;
+	if (!c) {
+		if (cur->raw_done)
+			return 0;
+		cur->raw_done = 1;
+		buf__add(out, t->slot[slot].raw, t->slot[slot].raw_len);
+		return out->err ? -ENOMEM : 1;
 	}
-	ZSTD_freeDCtx(dctx);
-	if (!err)
-		buf__add(out, ts->raw, ts->raw_len);
-	return err ? err : out->err ? -ENOMEM : 0;
+	if (!t->dctx && !(t->dctx = ZSTD_createDCtx()))
+		return -ENOMEM;
+	buf__zero(out, c->raw_len);
+	if (out->err)
+		return -ENOMEM;
+	got = ZSTD_decompressDCtx(t->dctx, out->p + at, c->raw_len,
+				  (const char *)c->data + c->nr_pids * sizeof(u32), c->len);
+	if (ZSTD_isError(got) || got != c->raw_len)
+		return -EINVAL;
+	cur->next = c->next;
+	return 1;
+}
+
+int history_take__read(struct history_take *t, int slot, struct buf *out)
+{
+	struct history_cursor cur;
+	int got;
+
+	history_cursor__init(&cur, t, slot);
+	while ((got = history_take__next(t, slot, &cur, out)) > 0)
+		;
+	return got;
 }
 
 void history__release(struct history *h, struct history_take *t)
@@ -259,6 +347,7 @@ void history__release(struct history *h, struct history_take *t)
 		free(t->slot[i].raw);
 	}
 	free(t->slot);
+	ZSTD_freeDCtx(t->dctx);
 	memset(t, 0, sizeof(*t));
 	h->taken = 0;
 }

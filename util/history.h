@@ -18,14 +18,36 @@
  * included, and the slots go on in new ones, so a dump costs the loop no
  * copy and no compression; history__release() frees what the dump took,
  * and there is one take at a time. */
+/* What a walk over records saw: what a dump must know of a chunk before
+ * it decompresses it (the tasks its prelude names, whether there is data
+ * at all), counted once when the chunk is made. */
+struct history_scan {
+	u64 samples, lost_records, lost;
+	u32 *pids;			/* the samples' tasks, each once, sorted */
+	u32 nr_pids, pids_cap;
+};
+
+/* Counts the samples and losses among len bytes of whole records and lists
+ * their tasks into s (its arrays grow and are kept: history_scan__exit()
+ * frees them). 0 or -ENOMEM. */
+int history_scan__records(struct history_scan *s, const char *recs, u32 len);
+void history_scan__exit(struct history_scan *s);
+
 struct history_chunk {
 	struct history_chunk *next;	/* the next newer chunk of the slot */
 	u64 first_time, last_time;
+	u64 samples, lost_records, lost;
 	u32 nr_records;
 	u32 raw_len;			/* bytes once decompressed */
-	u32 len;			/* compressed bytes in data */
-	char data[];
+	u32 len;			/* compressed bytes */
+	u32 nr_pids;
+	u32 data[];			/* nr_pids tasks, then the compressed bytes */
 };
+
+static inline const u32 *history_chunk__pids(const struct history_chunk *c)
+{
+	return c->data;
+}
 
 struct history_slot {
 	struct history_chunk *oldest, *newest;
@@ -50,6 +72,7 @@ struct history {
 	void *cctx;			/* ZSTD_CCtx */
 	u64 used;			/* bytes of chunks (headers included) */
 	int taken;			/* a take is out: no second one before its release */
+	struct history_scan scan;	/* scratch of the chunk being made */
 	struct history_stats st;
 };
 
@@ -66,6 +89,14 @@ struct history_take {
 		u64 dropped;		/* records dropped before it: the slot wrapped */
 	} *slot;
 	u64 records;
+	void *dctx;			/* ZSTD_DCtx of the reads, made by the first */
+};
+
+/* Where a read of one slot of a take stands: its chunks oldest first,
+ * then its raw buffer. */
+struct history_cursor {
+	const struct history_chunk *next;
+	int raw_done;
 };
 
 #define HISTORY_CHUNK_MIN (64U << 10)	/* the biggest record (64K) fits a chunk */
@@ -90,10 +121,15 @@ int history__add(struct history *h, int slot, const struct perf_event_header *re
  * buffers for the history, freed by history__release()); the history goes
  * on empty. 0, -EBUSY while a take is out, -ENOMEM (nothing moved). */
 int history__take(struct history *h, struct history_take *t);
-/* Appends slot's records in t, decompressed and in order, to out. 0,
- * -ENOMEM, or -EINVAL for a chunk that does not decompress to what it
- * said (memory corruption: never expected). */
-int history_take__read(const struct history_take *t, int slot, struct buf *out);
+void history_cursor__init(struct history_cursor *cur, const struct history_take *t, int slot);
+/* Appends the next piece of slot's records (a chunk decompressed, or the
+ * raw buffer) to out: 1, 0 when none is left, -ENOMEM, or -EINVAL for a
+ * chunk that does not decompress to what it said (memory corruption:
+ * never expected). */
+int history_take__next(struct history_take *t, int slot, struct history_cursor *cur,
+		       struct buf *out);
+/* Appends all of slot's records, in order, to out. 0 or -errno. */
+int history_take__read(struct history_take *t, int slot, struct buf *out);
 /* Frees what t took; h may take again. */
 void history__release(struct history *h, struct history_take *t);
 

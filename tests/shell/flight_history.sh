@@ -60,6 +60,18 @@ total=$(cat num-t.data.* | wc -l)
 [ -z "$(cat num-t.data.* | sort -n | uniq -d)" ] || fail "an event is in two dumps"
 [ "$(cat num-t.data.* | sort -n | uniq | wc -l)" -eq 3000 ] || fail "an event is missing"
 
+# a dump reads the history a chunk at a time: a full 16M history of
+# profile-like samples (142M decompressed) dumps in well under that (20M
+# here; the sanitizers take more)
+hd=$(dirname "$(readlink -f "$PERF")")/history-dump
+[ -x "$hd" ] || fail "no $hd: make builds it"
+line=$("$hd" -d "$TMP" 2x16) || fail "history-dump: $line"
+log "$line"
+rss=$(echo "$line" | sed -nE 's/.*peak RSS +([0-9]+)\.[0-9] MB.*/\1/p')
+file=$(echo "$line" | sed -nE 's/.* file +([0-9]+)\.[0-9] MB.*/\1/p')
+[ -n "$rss" ] && [ "$file" -gt 100 ] && [ "$rss" -lt 100 ] ||
+	fail "a full 16M history dumped ${file:-?} MB with ${rss:-?} MB of peak RSS: $line"
+
 # bad values: one line, exit 129, nothing recorded
 for bad in "--history=junk" "--history=0" "--history=1M,0" "--history=1M,23" "--history=1M,x" \
 	   "--history=1M --overwrite"; do
