@@ -32,7 +32,8 @@ for metric in "recorder CPU s per GB (this: --history=64M; stock: normal record)
 		grep -F "| $metric |" "$md" | grep -q "| $v | [0-9]" || fail "no number in '$metric' for $v"
 	done
 done
-for metric in "ms, full 8M history" "ms, full 8M history, -z"; do
+for metric in "ms, full 8M history" "ms, full 8M history, -z" \
+	      "s, 64M of --history (from the compressed rate)"; do
 	grep -F "| $metric | this | " "$md" | grep -q '| this | [0-9]' || fail "no number in '$metric'"
 done
 # the value cell itself, after the variant: '| [0-9]' alone would match "| 2a ..."
