@@ -27,7 +27,8 @@ for metric in "ms, tracepoint, 1MB rings" "dump MB, tracepoint, 1MB rings" \
 done
 # --history against the stock's normal record (cost) and --overwrite (reach)
 for metric in "recorder CPU s per GB (this: --history=64M; stock: normal record)" \
-	      "cpu-clock -g s of history per MiB of recorder memory"; do
+	      "cpu-clock s of history per MiB of recorder memory" \
+	      "tracepoint s of history per MiB of recorder memory"; do
 	for v in stock this; do
 		grep -F "| $metric |" "$md" | grep -q "| $v | [0-9]" || fail "no number in '$metric' for $v"
 	done
