@@ -60,6 +60,27 @@ total=$(cat num-t.data.* | wc -l)
 [ -z "$(cat num-t.data.* | sort -n | uniq -d)" ] || fail "an event is in two dumps"
 [ "$(cat num-t.data.* | sort -n | uniq | wc -l)" -eq 3000 ] || fail "an event is missing"
 
+# a control snapshot, delayed: acked once its dump is in place, which
+# holds what came 0.3 s after it (paced events 1 ms apart); then stop
+mkfifo ctl ack
+exec 7<>ctl 8<>ack
+"$PERF" record -q --history=4M --control=fifo:ctl,ack --switch-output-delay=300ms -c 1 \
+	-e syscalls:sys_enter_close -o c.data -- "$PERF" test -w paced 100000 8200000 1000 &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+sleep 0.2	# the workload's pace, not a readiness wait: some events before the trigger
+echo snapshot >&7
+t0=$(date +%s.%N)
+read -r -t 20 answer <&8 || fail "no ack for the delayed snapshot"
+t1=$(date +%s.%N)
+[ "$answer" = ack ] || fail "ack was '$answer'"
+awk -v a=$t0 -v b=$t1 'BEGIN { exit !(b - a >= 0.29) }' || fail "acked $(awk -v a=$t0 -v b=$t1 'BEGIN{print b - a}') s after the snapshot, before its delay"
+f=$(ls c.data.* | head -1)
+[ -n "$f" ] && [ "$(numbers "$f" 8200000 | wc -l)" -ge 250 ] || fail "the delayed dump holds $(numbers "$f" 8200000 | wc -l) events"
+echo stop >&7	# ends the workload too
+wait_gone $rec "control stop"
+
 # a dump reads the history a chunk at a time: a full 16M history of
 # profile-like samples (142M decompressed) dumps in well under that (20M
 # here; the sanitizers take more)
