@@ -139,7 +139,8 @@ int history_scan__records(struct history_scan *s, const char *recs, u32 len)
 		}
 		s->pids[s->nr_pids++] = prev;
 	}
-	qsort(s->pids, s->nr_pids, sizeof(*s->pids), cmp_u32);
+	if (s->nr_pids > 1)
+		qsort(s->pids, s->nr_pids, sizeof(*s->pids), cmp_u32);
 	for (u32 i = 0; i < s->nr_pids; i++)
 		if (!n || s->pids[n - 1] != s->pids[i])
 			s->pids[n++] = s->pids[i];
