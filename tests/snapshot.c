@@ -1,6 +1,7 @@
 /* Flight-recorder logic on synthetic inputs: backward ring images, the
  * common window, deferral, the time merge, triggers, rotation, pruning. */
 #include "tests/tests.h"
+#include "util/capture.h"
 #include "util/event.h"
 #include "util/merge.h"
 #include "util/prelude.h"
@@ -603,11 +604,54 @@ static int test_prelude(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* The capture crew copies every ring as one thread would: 7 rings (more
+ * than this machine has CPUs, so helpers take several), each wrapped to a
+ * different depth, captured twice. */
+static int test_capture_crew(struct test_ctx *ctx)
+{
+	enum { RINGS = 7 };
+	static struct image img[RINGS];
+	struct ring_copy rc[RINGS] = { 0 };
+	struct capture_crew *crew;
+	u64 seq = 1, last[RINGS], first;
+	int ret = TEST_FAIL;
+
+	for (int r = 0; r < RINGS; r++) {
+		image_init(&img[r]);
+		TEST_ASSERT(!ring_copy__init(&rc[r], &img[r].m), "ring %d", r);
+	}
+	crew = capture_crew__new(rc, RINGS);
+	TEST_ASSERT(crew, "crew: %s", strerror(errno));
+	TEST_LOG(ctx, "  capture crew: %d helpers for %d rings\n", crew->threads, RINGS);
+	for (int round = 0; round < 2; round++) {
+		for (int r = 0; r < RINGS; r++)
+			for (int k = 0; k < 20 + 13 * r * (round + 1); k++) {
+				put_backward(&img[r], 64 + 8 * (k % 5), seq);
+				last[r] = seq++;
+			}
+		capture_crew__run(crew, 0);
+		for (int r = 0; r < RINGS; r++) {
+			if (ring_copy__index(&rc[r], ST) || check_copy(&rc[r], last[r], &first) ||
+			    !rc[r].idx.nr || rc[r].head != img[r].head) {
+				fprintf(stderr, "  FAILED: round %d ring %d: %llu records\n", round, r,
+					(unsigned long long)rc[r].idx.nr);
+				goto out;
+			}
+		}
+	}
+	ret = TEST_OK;
+out:
+	capture_crew__delete(crew);
+	for (int r = 0; r < RINGS; r++)
+		ring_copy__exit(&rc[r]);
+	return ret;
+}
+
 static int test_snapshot(struct test_ctx *ctx)
 {
 	int (*const parts[])(struct test_ctx *) = {
 		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_triggers,
-		test_rotation, test_tracking, test_prelude,
+		test_rotation, test_tracking, test_prelude, test_capture_crew,
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -620,6 +664,7 @@ static int test_snapshot(struct test_ctx *ctx)
 }
 
 const struct test_suite suite_snapshot = {
-	"snapshot", "Flight recorder: ring images, window, merge, triggers, rotation, tracking, prelude",
+	"snapshot", "Flight recorder: ring images, window, merge, triggers, rotation, tracking, prelude, "
+	"the capture crew",
 	test_snapshot,
 };

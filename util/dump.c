@@ -53,6 +53,13 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 			goto fail;
 		d->memory += ring_copy__bytes(d->rc[d->nr_rings - 1].size);
 	}
+	if (d->nr_rings) {
+		d->crew = capture_crew__new(d->rc, d->nr_rings);
+		if (!d->crew) {
+			err = -errno;
+			goto fail;
+		}
+	}
 	if (opts->history_slots) {
 		d->hist = calloc(opts->history_slots, sizeof(*d->hist));
 		if (!d->hist)
@@ -86,6 +93,7 @@ void dump__delete(struct dump *d)
 {
 	if (!d)
 		return;
+	capture_crew__delete(d->crew);
 	for (int i = 0; i < d->nr_rings; i++)
 		ring_copy__exit(&d->rc[i]);
 	free(d->rc);
@@ -119,9 +127,9 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	d->placed[0] = d->errbuf[0] = 0;
 	d->captured_bytes = 0;
 	d->no_features = 0;
-	/* the rings first, back to back: they run on while we copy */
-	for (int i = 0; i < d->nr_rings; i++)
-		ring_copy__capture(&d->rc[i], MIN(d->opts.margin, d->rc[i].size / 4));
+	/* the rings first, all at once: they run on while we copy */
+	if (d->crew)
+		capture_crew__run(d->crew, d->opts.margin);
 	d->captured_ns = now_ns();
 	/* the last dump comes after the events are disabled: every ring is
 	 * complete, and there is no next dump to leave records to */

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include "util/buf.h"
+#include "util/capture.h"
 #include "util/header.h"
 #include "util/history-stream.h"
 #include "util/merge.h"
@@ -48,6 +49,7 @@ void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one);
 struct dump {
 	struct ring_copy *rc;
 	int nr_rings;
+	struct capture_crew *crew;	/* copies them all at once */
 	const struct evlist *evlist;	/* attrs and features of the files */
 	u64 id_sample_type;
 	struct dump_opts opts;
@@ -92,8 +94,8 @@ void dump__delete(struct dump *d);
 /* Bytes written in the backward rings since the last capture. */
 u64 dump__fresh_bytes(const struct dump *d);
 
-/* The recorder's part: copies every backward ring, back to back, before
- * anything else, then the tracking log and pending (which is emptied), so
+/* The recorder's part: copies every backward ring, all at once (the
+ * capture crew), before anything else, then the tracking log and pending (which is emptied), so
  * that the rest reads nothing the recorder goes on changing. trigger_ns:
  * when the dump was asked for (now_ns()). 0 or -errno with d->errbuf set.
  * With --history the caller then moves the history into d->take. */
