@@ -15,7 +15,7 @@ CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_G
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c \
+SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c \
         $(sort $(wildcard util/*.c)) $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c)))
 OBJS := $(SRCS:%.c=$(O)/%.o)
 
