@@ -57,13 +57,14 @@ static const char *const daemon_usage[] = {
 };
 
 /* The config named by --config, else the default one; with the base. */
-static struct daemon_config *load_config(struct daemon_opts *o, char *path, size_t sz)
+static struct daemon_config *load_config(struct daemon_opts *o, int base_only, char *path,
+					 size_t sz)
 {
 	char err[1024], home[PATH_MAX];
 	struct daemon_config *c;
 
 	snprintf(path, sz, "%s", o->config ? o->config : daemon_config__default_path(home, sizeof(home)));
-	c = daemon_config__new(path, o->base, err, sizeof(err));
+	c = daemon_config__new(path, o->base, base_only, err, sizeof(err));
 	if (!c)
 		pr_err("perf daemon: %s\n", err);
 	return c;
@@ -84,7 +85,8 @@ static void daemon__write_status(struct daemon *d)
 static void daemon__reload(struct daemon *d)
 {
 	char err[1024];
-	struct daemon_config *c = daemon_config__new(d->config_path, d->opts->base, err, sizeof(err));
+	struct daemon_config *c = daemon_config__new(d->config_path, d->opts->base, 0, err,
+						   sizeof(err));
 
 	if (!c) {
 		daemon_log("config not reloaded, the last good one stays: %s", err);
@@ -292,7 +294,7 @@ static int cmd_daemon_start(struct daemon_opts *o)
 	char path[PATH_MAX], err[PATH_MAX + 1024] = "";
 	int report[2] = { -1, -1 }, ret;
 
-	d.config = load_config(o, path, sizeof(path));
+	d.config = load_config(o, 0, path, sizeof(path));
 	if (!d.config)
 		return 1;
 	if (!o->foreground) {
@@ -346,7 +348,7 @@ static int cmd_daemon_start(struct daemon_opts *o)
 static struct daemon_status *client_status(struct daemon_opts *o, char **base)
 {
 	char path[PATH_MAX];
-	struct daemon_config *c = load_config(o, path, sizeof(path));
+	struct daemon_config *c = load_config(o, 1, path, sizeof(path));
 	struct daemon_status *st = NULL;
 	pid_t owner;
 
@@ -473,7 +475,7 @@ static int cmd_daemon_each(struct daemon_opts *o, int signal_it)
 static int cmd_daemon_stop(struct daemon_opts *o)
 {
 	char path[PATH_MAX];
-	struct daemon_config *c = load_config(o, path, sizeof(path));
+	struct daemon_config *c = load_config(o, 1, path, sizeof(path));
 	struct pollfd pfd = { .events = POLLIN };
 	pid_t owner;
 

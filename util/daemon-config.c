@@ -23,6 +23,7 @@ struct parser {
 	int base_line;
 	char *errbuf;
 	size_t errsz;
+	int base_only;		/* a client: all it needs is the base */
 };
 
 static int parser__fail(struct parser *p, int line, int err, const char *fmt, ...)
@@ -85,7 +86,7 @@ static int parser__section(struct parser *p, char *s)
 		p->sec = SEC_DAEMON;
 		return 0;
 	}
-	if (strncmp(name, "session-", 8))
+	if (strncmp(name, "session-", 8) || p->base_only)
 		return 0;
 	name += 8;
 	if (!valid_name(name))
@@ -135,6 +136,8 @@ static int parser__keyval(struct parser *p, char *s)
 	}
 	if (p->sec == SEC_SESSION && !strcmp(key, "run"))
 		return parser__set(p, &p->cur->run, key, val);
+	if (p->base_only)
+		return 0;
 	return parser__fail(p, p->line, EINVAL, "unknown key '%s' in [%s%s]", key,
 			    p->sec == SEC_DAEMON ? "daemon" : "session-",
 			    p->sec == SEC_DAEMON ? "" : p->cur->name);
@@ -176,9 +179,10 @@ static int parser__line(struct parser *p, char *raw)
 }
 
 struct daemon_config *daemon_config__new(const char *path, const char *base_override,
-					 char *errbuf, size_t errsz)
+					 int base_only, char *errbuf, size_t errsz)
 {
-	struct parser p = { .path = path, .errbuf = errbuf, .errsz = errsz };
+	struct parser p = { .path = path, .errbuf = errbuf, .errsz = errsz,
+			    .base_only = base_only };
 	char *line = NULL;
 	size_t cap = 0;
 	int err = 0;

@@ -19,10 +19,11 @@ struct daemon_config {
 };
 
 /* Reads and checks PATH (base given on the command line overrides the
- * file's). A config the caller frees with daemon_config__delete(), or NULL
+ * file's); with base_only, only what locates the daemon (clients work
+ * while the file is being edited). A config the caller frees with daemon_config__delete(), or NULL
  * with errno set and errbuf holding one line: "FILE:LINE: problem". */
 struct daemon_config *daemon_config__new(const char *path, const char *base_override,
-					 char *errbuf, size_t errsz);
+					 int base_only, char *errbuf, size_t errsz);
 void daemon_config__delete(struct daemon_config *c);
 /* The session named NAME, or NULL. */
 const struct daemon_session_config *daemon_config__find(const struct daemon_config *c,
