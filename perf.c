@@ -13,7 +13,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
-	{ "daemon", cmd_daemon, "Run record sessions on background" },
+	{ "daemon", cmd_daemon, "Run record sessions in the background, as a service" },
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "script", cmd_script, "Read perf.data and display the trace output" },
 	{ "test", cmd_test, "Runs sanity tests" },

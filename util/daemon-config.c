@@ -28,7 +28,8 @@ struct parser {
 
 static int parser__fail(struct parser *p, int line, int err, const char *fmt, ...)
 {
-	int n = snprintf(p->errbuf, p->errsz, "%s:%d: ", p->path, line);
+	int n = line ? snprintf(p->errbuf, p->errsz, "%s:%d: ", p->path, line) :
+		       snprintf(p->errbuf, p->errsz, "%s: ", p->path);
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -154,6 +155,10 @@ static int parser__check_base(struct parser *p, const char *base_override)
 
 	if (!b)
 		return parser__fail(p, p->line, EINVAL, "no base: add [daemon] base=DIR");
+	if (base_override) {	/* the culprit is the command line, not the file */
+		p->path = "--base";
+		line = 0;
+	}
 	if (stat(b, &st))
 		return parser__fail(p, line, errno, "base %s: %s", b, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
