@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf daemon: bad configs, a bad reload keeps the last good one, a killed session is restarted, 1000 signals keep --switch-max-files dumps and leak no fd, files 0600/0700, SIGTERM stops all
+# perf daemon: bad configs, a bad reload keeps the last good one, a killed session is restarted, backoff 1-2-4 s, 1000 signals keep --switch-max-files dumps and leak no fd, files 0600/0700, SIGTERM stops all
 . "$(dirname "$0")/lib/common.sh"
 need_root "the daemon's sessions record system-wide"
 need_stock
@@ -148,4 +148,13 @@ tail -5 "$B/session-fr/output" | grep -q "Dump perf.data" ||
 [ -e "$B/status" ] && fail "status left behind"
 out=$("$PERF" daemon --config "$cfg" 2>&1) && fail "a listing without a daemon succeeded"
 [ "$out" = "perf daemon: no daemon runs on $B" ] || fail "listing without a daemon: '$out'"
+
+# a session that dies young again and again: restarted after 1, 2, 4 s
+printf '[daemon]\nbase = %s\n[session-bad]\nrun = -e no_such_event -a\n' "$B" > "$cfg"
+"$PERF" daemon start --config "$cfg" || fail "start: exit $?"
+wait_line "$B/output" "session bad: pid [0-9]* ended (exit status 129) after 0s; restart in 4s"
+[ "$(grep -o 'session bad: pid [0-9]* ended (exit status 129) after 0s; restart in [0-9]*s' "$B/output" |
+     sed 's/.*restart in //' | tr '\n' ' ')" = "1s 2s 4s " ] || fail "backoff: $(grep 'session bad' "$B/output")"
+grep -q "unknown event 'no_such_event'" "$B/session-bad/output" || fail "record's error not in its output"
+stop_daemon
 exit 0
