@@ -8,9 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Set in the environment of the perf we run: a perf that finds it naming
- * itself has been run back by a wrapper of ours, and stops the loop. */
-#define EXEC_MARK "PERF_EXEC_FROM"
+/* Counts, in the environment of the perf we run, the hand-overs in a row:
+ * a wrapper in PATH that runs this perf again would loop for ever. Not a
+ * plain "seen" mark: the stock perf's own scripts (perf archive) run
+ * `perf buildid-list`, which may be this perf again, legitimately. */
+#define EXEC_DEPTH "PERF_EXEC_DEPTH"
+#define EXEC_DEPTH_MAX 8
 
 /* A regular executable file that is not the binary ME (dev:ino). */
 static int other_perf(const char *path, const struct stat *me)
@@ -57,8 +60,9 @@ static int find_other(const struct stat *me, char *path, size_t sz)
 
 int exec_cmd__other_perf(int argc, const char **argv)
 {
-	const char *mark = getenv(EXEC_MARK), **args;
-	char path[PATH_MAX], id[64];
+	const char *depth_env = getenv(EXEC_DEPTH), **args;
+	int depth = depth_env ? atoi(depth_env) : 0;
+	char path[PATH_MAX], next[16];
 	struct stat me;
 
 	if (stat("/proc/self/exe", &me)) {
@@ -66,11 +70,10 @@ int exec_cmd__other_perf(int argc, const char **argv)
 		       strerror(errno));
 		return 1;
 	}
-	snprintf(id, sizeof(id), "%llu:%llu", (unsigned long long)me.st_dev,
-		 (unsigned long long)me.st_ino);
-	if (mark && !strcmp(mark, id)) {
-		pr_err("perf: '%s' is not built into this perf, and the perf found for it ran this "
-		       "one again: set PERF_EXEC_PATH to the distribution's perf\n", argv[0]);
+	if (depth >= EXEC_DEPTH_MAX) {
+		pr_err("perf: '%s' is not built into this perf, and %d perfs in a row handed it on "
+		       "(a wrapper that runs this perf again?): set PERF_EXEC_PATH to the "
+		       "distribution's perf\n", argv[0], depth);
 		return 1;
 	}
 	if (!find_other(&me, path, sizeof(path))) {
@@ -78,8 +81,9 @@ int exec_cmd__other_perf(int argc, const char **argv)
 		       "PERF_EXEC_PATH or PATH (Debian: apt-get install linux-perf)\n", argv[0]);
 		return 1;
 	}
+	snprintf(next, sizeof(next), "%d", depth + 1);
 	args = calloc(argc + 2, sizeof(*args));
-	if (!args || setenv(EXEC_MARK, id, 1)) {
+	if (!args || setenv(EXEC_DEPTH, next, 1)) {
 		pr_err("perf: running %s %s: %s\n", path, argv[0], strerror(ENOMEM));
 		free(args);
 		return 1;

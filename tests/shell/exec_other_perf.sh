@@ -28,12 +28,16 @@ out=$(PATH="$TMP/other:/bin" "$PERF" help report 2>&1)
 out=$(PATH="$TMP/self" "$PERF" report 2>&1) && fail "report without another perf succeeded"
 [ "$out" = "perf: 'report' is not built into this perf, and no other perf is in PERF_EXEC_PATH or PATH (Debian: apt-get install linux-perf)" ] ||
 	fail "no other perf: '$out'"
-# a wrapper leading back here: stopped at once, one line
+# a wrapper leading back here: stopped after a few hops, one line
 out=$(PATH="$TMP/loop:/bin" timeout 10 "$PERF" report 2>&1)
 rc=$?
 [ $rc = 1 ] || fail "a loop back to this perf: exit $rc: $(echo "$out" | head -2)"
-[ "$out" = "perf: 'report' is not built into this perf, and the perf found for it ran this one again: set PERF_EXEC_PATH to the distribution's perf" ] ||
+[ "$out" = "perf: 'report' is not built into this perf, and 8 perfs in a row handed it on (a wrapper that runs this perf again?): set PERF_EXEC_PATH to the distribution's perf" ] ||
 	fail "loop: '$out'"
+# but a perf the other one runs may hand over again (the stock's perf
+# archive runs perf buildid-list): one more hop is fine
+out=$(PATH="$TMP/other:/bin" PERF_EXEC_DEPTH=3 "$PERF" archive 2>&1)
+[ "$out" = "other perf: archive" ] || fail "nested hand-over: '$out'"
 # the commands it has are its own, whatever is in PATH
 PATH="$TMP/other:/bin" "$PERF" record -q -o r.data -e cpu-clock -- true || fail "record with another perf in PATH"
 
