@@ -184,6 +184,16 @@ static int daemon__loop(struct daemon *d)
 	return 0;
 }
 
+/* errno, saved before anything can change it, into "failed: perf daemon:
+ * WHAT: why" for `start` to print. Returns -errno. */
+static int start_error(char *err, size_t errsz, const char *what)
+{
+	int e = errno;
+
+	snprintf(err, errsz, "failed: perf daemon: %s: %s", what, strerror(e));
+	return -e;
+}
+
 /* Everything that can fail before the daemon is up, so that `perf daemon
  * start` can say it (and exit non-zero) rather than the log. */
 static int daemon__setup(struct daemon *d, char *err, size_t errsz)
@@ -195,19 +205,15 @@ static int daemon__setup(struct daemon *d, char *err, size_t errsz)
 	d->lock_fd = daemon_lock__take(d->config->base, err, errsz);
 	if (d->lock_fd < 0)
 		return d->lock_fd;
-	if (!realpath(d->config->path, d->config_path)) {
-		snprintf(err, errsz, "perf daemon: %s: %s", d->config->path, strerror(errno));
-		return -errno;
-	}
+	if (!realpath(d->config->path, d->config_path))
+		return start_error(err, errsz, d->config->path);
 	snprintf(dir, sizeof(dir), "%s", d->config_path);
 	slash = strrchr(dir, '/');
 	*slash = '\0';
 	d->config_name = strrchr(d->config_path, '/') + 1;
 	n = readlink("/proc/self/exe", d->perf_exe, sizeof(d->perf_exe) - 1);
-	if (n < 0) {
-		snprintf(err, errsz, "perf daemon: /proc/self/exe: %s", strerror(errno));
-		return -errno;
-	}
+	if (n < 0)
+		return start_error(err, errsz, "/proc/self/exe");
 	d->perf_exe[n] = '\0';
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -219,33 +225,33 @@ static int daemon__setup(struct daemon *d, char *err, size_t errsz)
 	d->sig_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	d->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (d->sig_fd < 0 || d->ino_fd < 0 ||
-	    inotify_add_watch(d->ino_fd, *dir ? dir : "/", IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
-		snprintf(err, errsz, "perf daemon: signalfd/inotify on %s: %s", dir, strerror(errno));
-		return -errno;
-	}
+	    inotify_add_watch(d->ino_fd, *dir ? dir : "/", IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
+		return start_error(err, errsz, "signalfd or inotify of the config's directory");
 	d->sessions.perf_exe = d->perf_exe;
 	d->sessions.base = d->config->base;
 	d->sessions.changed = 1;
 	d->started = time(NULL);
 	umask(077);
-	return chdir("/") ? -errno : 0;
+	return chdir("/") ? start_error(err, errsz, "chdir /") : 0;
 }
 
 /* Detached: stdin from /dev/null, stdout and stderr to BASE/output. */
 static int daemon__redirect(struct daemon *d, char *err, size_t errsz)
 {
 	char path[PATH_MAX];
-	int out, in;
+	int out, in, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/output", d->config->base);
 	out = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (out < 0 || in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) {
-		snprintf(err, errsz, "failed: perf daemon: %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	close(out);
-	close(in);
+	if (out < 0 || in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		ret = start_error(err, errsz, path);
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (ret)
+		return ret;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	return 0;
 }

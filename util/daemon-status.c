@@ -43,9 +43,9 @@ int daemon_lock__take(const char *base, char *errbuf, size_t errsz)
 		return err;
 	}
 	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) || pwrite_all(fd, pid, strlen(pid), 0)) {
-		err = -errno;
-		snprintf(errbuf, errsz, "failed: perf daemon: lock %s: %s", path, strerror(errno));
+	err = ftruncate(fd, 0) ? -errno : pwrite_all(fd, pid, strlen(pid), 0);
+	if (err) {
+		snprintf(errbuf, errsz, "failed: perf daemon: lock %s: %s", path, strerror(-err));
 		close(fd);
 		return err;
 	}
