@@ -5,6 +5,7 @@
 #   make demo       record a workload and read it back with the stock perf
 #   make doc        man pages from Documentation/*.txt
 #   make bench      side-by-side benchmarks against the stock perf
+#   make install    PREFIX=/usr/local DESTDIR=: the binary, man pages, systemd unit
 
 PKGS    := libtraceevent libtracefs libelf libzstd
 CC      ?= cc
@@ -16,7 +17,7 @@ CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_G
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -liberty -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c \
+SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c \
         $(sort $(wildcard util/*.c)) $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c)))
 OBJS := $(SRCS:%.c=$(O)/%.o)
 
@@ -58,6 +59,18 @@ Documentation/%.1: Documentation/%.txt
 demo: perf
 	tests/demo
 
+# installed as perf: what it does not implement runs the distribution's
+# perf (util/exec-cmd.c)
+PREFIX ?= /usr/local
+install: perf doc
+	install -d -m 755 $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system
+	install -m 755 $(O)/perf $(DESTDIR)$(PREFIX)/bin/perf
+	install -m 644 $(DOCS:.txt=.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	sed 's|/usr/local/bin/perf|$(PREFIX)/bin/perf|g' contrib/perf-flightrec.service > \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/perf-flightrec.service
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/perf-flightrec.service
+
 # the dump pipeline alone, on synthetic rings (bench/dump-pipeline.c)
 $(O)/dump-pipeline: $(O)/bench/dump-pipeline.o $(filter $(O)/util/%,$(OBJS))
 	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -76,4 +89,4 @@ bench: perf $(O)/dump-pipeline $(O)/history-dump
 clean:
 	rm -rf build build-san perf Documentation/*.1
 
-.PHONY: all perf san check doc demo bench clean
+.PHONY: all perf san check doc demo bench clean install

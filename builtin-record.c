@@ -449,7 +449,11 @@ static int record__end_file(struct record *rec, int err)
 	}
 	if (rec->data.fd < 0)
 		return 0;	/* rotation could not start a file: said already */
-	if (rec->so.kind && rec->files && !rec->stats.samples && !rec->stats.lost) {
+	/* a size or time rotation's empty tail is noise; a signal-style
+	 * recorder ends with its last file however empty, as the stock perf
+	 * does (one file per dump asked for, plus the closing one) */
+	if (rec->so.kind > SWITCH_SIGNAL && rec->files && !rec->stats.samples &&
+	    !rec->stats.lost) {
 		perf_data__abort(&rec->data);	/* nothing since the last switch */
 		return 0;
 	}

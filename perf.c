@@ -1,5 +1,6 @@
 /* perf: command table, global options, dispatch. */
 #include "builtin.h"
+#include "util/exec-cmd.h"
 #include "util/header.h"
 
 #include <stdio.h>
@@ -12,6 +13,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "daemon", cmd_daemon, "Run record sessions in the background, as a service" },
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "script", cmd_script, "Read perf.data and display the trace output" },
 	{ "test", cmd_test, "Runs sanity tests" },
@@ -53,12 +55,12 @@ int main(int argc, const char **argv)
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(commands[i].name, argv[1]))
 				return commands[i].fn(2, hargv);
-		cmd = argv[1];
 	} else {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(commands[i].name, cmd))
 				return commands[i].fn(argc, argv);
 	}
-	fprintf(stderr, "perf: '%s' is not a perf-command. See 'perf --help'.\n", cmd);
-	return 1;
+	/* report, annotate, ...: the distribution's perf, so this one can be
+	 * installed as perf */
+	return exec_cmd__other_perf(argc, argv);
 }
