@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NR_FIXED_FDS 3	/* signalfd, control fd, dump writer */
+#define NR_FIXED_FDS 4	/* signalfd, control fd, dump writer, BPF side-band */
 #define CONTROL_READ_BUDGET (64 << 10)	/* control bytes served per loop round */
 
 
@@ -95,6 +95,7 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 	pfd[0] = (struct pollfd){ .fd = rec->sig_fd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = rec->control.ctl_fd, .events = POLLIN };
 	pfd[2] = (struct pollfd){ .fd = writer__fd(&rec->writer), .events = POLLIN };
+	pfd[3] = (struct pollfd){ .fd = bpf_sideband__fd(&rec->bpf_sb), .events = POLLIN };
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 
@@ -280,6 +281,10 @@ static int record__loop(struct record *rec, int *why_out)
 
 			if (d)
 				record__dump_done(rec, d);
+		}
+		if (pfd[3].revents && (err = bpf_sideband__read(&rec->bpf_sb, &rec->bpf))) {
+			pr_err("perf record: BPF programs' info: %s\n", strerror(-err));
+			break;
 		}
 		if (why != RUNNING)
 			break;
@@ -500,6 +505,7 @@ int cmd_record(int argc, const char **argv)
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
 		.control = { .ctl_fd = -1, .ack_fd = -1 },
 		.writer = { .efd = -1 },
+		.bpf_sb = { .epfd = -1 },
 		.tracking_max = TRACKING_MAX_DEFAULT,
 		.pending_max = PENDING_MAX_DEFAULT,
 	};
@@ -591,6 +597,12 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	tracking__init(&rec.tracking, rec.tracking_max, record__id_sample_type(rec.evlist));
+	bpf_progs__init(&rec.bpf);
+	/* before the programs are listed: none loads unseen in between */
+	err = opts->no_bpf_event ? 0 : bpf_sideband__open(&rec.bpf_sb);
+	if (err && opts->verbose)
+		pr_err("Warning: BPF side-band events: %s: only the rings tell of programs\n",
+		       strerror(-err));
 	/* tracking first, then /proc: a task born in between is in one or the
 	 * other (both is fine), never in neither */
 	if (!opts->per_task)
@@ -651,6 +663,8 @@ out:
 	writer__stop(&rec.writer);
 	dump__delete(rec.dump);
 	tracking__exit(&rec.tracking);
+	bpf_progs__exit(&rec.bpf);
+	bpf_sideband__close(&rec.bpf_sb);
 	buf__release(&rec.pending);
 	switch_output__exit(&rec.so);
 	control__close(&rec.control);

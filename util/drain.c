@@ -1,6 +1,7 @@
 /* The forward rings, emptied into the file, the tracking log and the
  * records pending for the next dump. */
 #include "util/drain.h"
+#include "util/bpf-event.h"
 #include "util/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
@@ -56,12 +57,18 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	const struct perf_event_header *rec = h;
 	int tracking = tracking__wants(h->type);
 
-	if (tracking ? !sink->tracking : !sink->pending && !sink->trigger)
+	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf, err;
+
+	if (tracking ? !sink->tracking && !bpf : !sink->pending && !sink->trigger)
 		return 0;
 	if ((pos & m->mask) + h->size > m->mask + 1) {
 		mmap__copy(m, pos, m->scratch, h->size);
 		rec = m->scratch;
 	}
+	if (bpf && (err = bpf_progs__saw(sink->bpf, rec)))
+		return err;
+	if (tracking && !sink->tracking)
+		return 0;
 	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {
 		u64 id;
 
