@@ -5,7 +5,7 @@
  * names it bpf_prog_<tag>_<NAME> from there, and it has BTF to record.
  *
  *   bpf-load NAME     load and attach NAME (its function NAME_fn), print
- *                     "ID TAG", then keep it until stdin ends (then it
+ *                     "ID TAG BTF_ID", then keep it until stdin ends (then it
  *                     is unloaded)
  *   bpf-load --spin MS   call getppid for MS milliseconds
  */
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 	printf("%u ", info.id);
 	for (int i = 0; i < BPF_TAG_SIZE; i++)
 		printf("%02x", info.tag[i]);
-	printf("\n");
+	printf(" %u\n", info.btf_id);
 	fflush(stdout);
 	while (read(0, &c, 1) > 0)
 		;

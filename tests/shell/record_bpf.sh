@@ -11,7 +11,7 @@ cd "$TMP" || exit 1
 
 # run.sh NAME MS: loads program NAME (function NAME_fn) on the getppid
 # tracepoint, calls getppid for MS ms, unloads it and waits until it is
-# gone. NAME.out: "ID TAG".
+# gone. NAME.out: "ID TAG BTF_ID".
 cat > run.sh <<EOF
 #!/bin/bash
 mkfifo "\$1.in" || exit 1
@@ -29,7 +29,7 @@ mkfifo pre.in
 "$LOAD" frt_pre < pre.in > pre.out & BG_PIDS+=($!)
 exec 8> pre.in
 wait_until "frt_pre not loaded" test -s pre.out
-read -r pre_id pre_tag < pre.out
+read -r pre_id pre_tag pre_btf < pre.out
 
 # named F NAME ID TAG: the stock names samples of program NAME after the
 # kernel's symbol, and its header has the program's info
@@ -45,28 +45,36 @@ named() {
 	log "$f: $n samples in $sym"
 }
 
+# header F: the stock's header output in F.header; missing() its list of
+# the features F lacks
 header() {
 	"$STOCK" report -i "$1" --header-only -I > "$1.header" 2>/dev/null || fail "$1: header"
-	grep "^# missing features:" "$1.header"
 }
+missing() { grep "^# missing features:" "$1.header"; }
 
 # normal mode: one program loaded before perf (synthesized), one during
 "$PERF" record -q -a -e cpu-clock -o n.data -- ./run.sh frt_dur 400 || fail "normal record"
-read -r dur_id dur_tag < frt_dur.out
+read -r dur_id dur_tag _ < frt_dur.out
 stock_reads_clean n.data
-header n.data | grep -q "BPF_PROG_INFO\|BPF_BTF" && fail "n.data: features missing: $(header n.data)"
+header n.data
+missing n.data | grep -q "BPF_PROG_INFO\|BPF_BTF" && fail "n.data: features missing: $(missing n.data)"
 named n.data frt_pre "$pre_id" "$pre_tag"
 named n.data frt_dur "$dur_id" "$dur_tag"
-# the kernel's own symbol is what the synthesized one must match
-grep -q "bpf_prog_${pre_tag}_frt_pre_fn" /proc/kallsyms || fail "the kernel calls frt_pre otherwise"
+# the kernel's own symbol is what the synthesized one must match, and
+# the info has the program's address and its BTF
+addr=$(awk -v s="bpf_prog_${pre_tag}_frt_pre_fn" '$3 == s {print $1}' /proc/kallsyms)
+[ -n "$addr" ] || fail "the kernel calls frt_pre otherwise: $(grep frt_pre /proc/kallsyms)"
+grep -q "^# bpf_prog_info $pre_id: bpf_prog_${pre_tag}_frt_pre_fn addr 0x$addr size" n.data.header ||
+	fail "n.data: frt_pre is not at $addr: $(grep bpf_prog_info n.data.header)"
+grep -q "^# btf info of id $pre_btf\$" n.data.header || fail "n.data: no BTF $pre_btf of frt_pre"
 
 # flight recorder: the program is unloaded before the dump at the end
 "$PERF" record -q --overwrite -a -e cpu-clock -o o.data -- ./run.sh frt_gone 400 ||
 	fail "overwrite record"
-read -r gone_id gone_tag < frt_gone.out
-bpftool prog show id "$gone_id" >/dev/null 2>&1 && fail "frt_gone still loaded"
+read -r gone_id gone_tag _ < frt_gone.out
+grep -q "_frt_gone_fn" /proc/kallsyms && fail "frt_gone still loaded"
 stock_reads_clean o.data
-header o.data >/dev/null
+header o.data
 named o.data frt_gone "$gone_id" "$gone_tag"
 
 # --no-bpf-event: no such records, no such features
@@ -77,8 +85,9 @@ for opt in "" --overwrite; do
 	stock_reads_clean x.data
 	"$STOCK" report -i x.data --stats 2>/dev/null | grep -q "KSYMBOL\|BPF_EVENT" &&
 		fail "--no-bpf-event $opt: $("$STOCK" report -i x.data --stats | grep "KSYMBOL\|BPF_EVENT")"
-	missing=$(header x.data)
-	[[ $missing == *" BPF_PROG_INFO "* && $missing == *" BPF_BTF "* ]] ||
-		fail "--no-bpf-event $opt: BPF features written ($missing)"
+	header x.data
+	m=$(missing x.data)
+	[[ $m == *" BPF_PROG_INFO "* && $m == *" BPF_BTF "* ]] ||
+		fail "--no-bpf-event $opt: BPF features written ($m)"
 done
 exit 0
