@@ -282,10 +282,8 @@ static int record__loop(struct record *rec, int *why_out)
 			if (d)
 				record__dump_done(rec, d);
 		}
-		if (pfd[3].revents && (err = bpf_sideband__read(&rec->bpf_sb, &rec->bpf))) {
-			pr_err("perf record: BPF programs' info: %s\n", strerror(-err));
-			break;
-		}
+		if (pfd[3].revents)
+			bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
 		if (why != RUNNING)
 			break;
 		for (int i = NR_FIXED_FDS; i < nr; i++) {

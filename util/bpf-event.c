@@ -316,28 +316,21 @@ int bpf_progs__synthesize(struct bpf_progs *p, struct buf *out, u64 sample_type)
 	return err;
 }
 
-int bpf_progs__saw(struct bpf_progs *p, const struct perf_event_header *h)
+void bpf_progs__saw(struct bpf_progs *p, const struct perf_event_header *h)
 {
 	u16 type;
 	u32 id;
-	int fd, err;
+	int fd;
 
 	if (h->type != PERF_RECORD_BPF_EVENT || h->size < sizeof(*h) + 8)
-		return 0;
+		return;
 	memcpy(&type, h + 1, sizeof(type));
 	memcpy(&id, (const char *)(h + 1) + 4, sizeof(id));
 	if (type != PERF_BPF_EVENT_PROG_LOAD || id_known(p->ids, p->nr_ids, id))
-		return 0;
+		return;
 	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0) {
+	if (fd < 0 || bpf_progs__add(p, fd, NULL, 0))
 		p->missed++;
-		return 0;
-	}
-	err = bpf_progs__add(p, fd, NULL, 0);
-	close(fd);
-	if (err && err != -ENOMEM) {
-		p->missed++;
-		err = 0;
-	}
-	return err;
+	if (fd >= 0)
+		close(fd);
 }

@@ -15,7 +15,7 @@ struct bpf_progs {
 	struct buf btf;		/* BPF_BTF: u32 count, then {u32 id, u32 size, data} */
 	u32 *ids, *btf_ids;	/* programs and BTF objects already in them */
 	size_t nr_ids, nr_btf_ids, cap_ids, cap_btf_ids;
-	u64 missed;		/* programs gone before their info could be read */
+	u64 missed;		/* programs whose info could not be read (gone, no memory) */
 };
 
 void bpf_progs__init(struct bpf_progs *p);
@@ -29,7 +29,8 @@ int bpf_progs__synthesize(struct bpf_progs *p, struct buf *out, u64 sample_type)
 
 /* A record drained from the rings: on a BPF_EVENT PROG_LOAD, reads that
  * program's info by id (a few syscalls) unless p has it. A program already
- * gone is counted in p->missed, not an error. 0 or -ENOMEM. */
-int bpf_progs__saw(struct bpf_progs *p, const struct perf_event_header *h);
+ * gone, or no memory for it, is counted in p->missed: only its description
+ * is at stake, never the recording. */
+void bpf_progs__saw(struct bpf_progs *p, const struct perf_event_header *h);
 
 #endif

@@ -74,21 +74,19 @@ static int sideband_record(const struct mmap *m, u64 pos, const struct perf_even
 	if (h->type != PERF_RECORD_BPF_EVENT || h->size > sizeof(rec))
 		return 0;
 	mmap__copy(m, pos, rec, h->size);
-	return bpf_progs__saw(arg, (const struct perf_event_header *)rec);
+	bpf_progs__saw(arg, (const struct perf_event_header *)rec);
+	return 0;
 }
 
-int bpf_sideband__read(struct bpf_sideband *sb, struct bpf_progs *p)
+void bpf_sideband__read(struct bpf_sideband *sb, struct bpf_progs *p)
 {
 	for (int i = 0; i < sb->nr; i++) {
 		struct mmap *m = &sb->rings[i];
 		u64 head = mmap__read_head(m);
-		int err = mmap__for_each(m, m->tail, head, sideband_record, p);
 
-		if (err == -ENOMEM)
-			return err;
-		/* a malformed ring is skipped whole: only names are at stake */
+		/* a malformed ring is skipped whole: only descriptions are at stake */
+		mmap__for_each(m, m->tail, head, sideband_record, p);
 		mmap__write_tail(m, head);
 		m->tail = head;
 	}
-	return 0;
 }

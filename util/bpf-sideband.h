@@ -24,7 +24,7 @@ void bpf_sideband__close(struct bpf_sideband *sb);
 /* The fd to poll for POLLIN; -1 when not open. */
 static inline int bpf_sideband__fd(const struct bpf_sideband *sb) { return sb->epfd; }
 /* Empties every ring, reading the info of each program whose load goes
- * by into p. 0 or -ENOMEM. */
-int bpf_sideband__read(struct bpf_sideband *sb, struct bpf_progs *p);
+ * by into p (bpf_progs__saw()). */
+void bpf_sideband__read(struct bpf_sideband *sb, struct bpf_progs *p);
 
 #endif

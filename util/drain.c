@@ -56,8 +56,7 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	struct drain_sink *sink = a->sink;
 	const struct perf_event_header *rec = h;
 	int tracking = tracking__wants(h->type);
-
-	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf, err;
+	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf;
 
 	if (tracking ? !sink->tracking && !bpf : !sink->pending && !sink->trigger)
 		return 0;
@@ -65,8 +64,8 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 		mmap__copy(m, pos, m->scratch, h->size);
 		rec = m->scratch;
 	}
-	if (bpf && (err = bpf_progs__saw(sink->bpf, rec)))
-		return err;
+	if (bpf)
+		bpf_progs__saw(sink->bpf, rec);
 	if (tracking && !sink->tracking)
 		return 0;
 	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {

@@ -79,6 +79,8 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 		return err;
 	/* the BPF programs loaded already, as the kernel tells of later ones */
 	err = rec->opts.no_bpf_event ? 0 : bpf_progs__synthesize(&rec->bpf, b, st);
+	if (err == -EPERM && !rec->opts.verbose)
+		err = 0;	/* not allowed to see them, as most users: no news */
 	if (err && err != -ENOMEM) {
 		pr_err("Warning: BPF programs: %s: samples in those loaded before perf are not "
 		       "named\n", strerror(-err));
