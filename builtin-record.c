@@ -364,6 +364,10 @@ static void record__print_summary(struct record *rec)
 		       (unsigned long long)(rec->pending_max >> 20));
 	if (rec->opts.quiet)
 		return;
+	/* -v only: libbpf loads and frees probe programs all the time */
+	if (rec->opts.verbose && rec->bpf.missed)
+		pr_err("[ perf record: %llu BPF programs unloaded before their info was read: "
+		       "named, but not in BPF_PROG_INFO ]\n", (unsigned long long)rec->bpf.missed);
 	if (rec->stats.lost && rec->opts.overwrite)
 		pr_err("Warning: %llu tracking records lost: the forward rings filled up "
 		       "before they were read (-m sizes only the sample rings)\n",
