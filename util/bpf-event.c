@@ -152,13 +152,22 @@ static int prog__read(struct prog *pr, int fd)
 	if (bpf_obj_get_info_by_fd(fd, &pr->info, &pr->info_len))
 		return -errno;
 	/* the kernel says how many it has: more than asked for would have
-	 * been cut, and the arrays' pointers must stay within data */
+	 * been cut, and the arrays' pointers must stay within data. It zeroes
+	 * the pointer of what it withholds (code and addresses, under
+	 * kptr_restrict): that array is then empty, here and in the file. */
+	off = 0;
 	for (size_t i = 0; i < NR_ARRAYS; i++) {
 		const struct prog_array *a = &prog_arrays[i];
 		u64 rec = a->rec ? get32(&pr->info, a->rec) : a->fixed;
+		u64 ptr = (u64)(uintptr_t)(pr->data + off);
 
+		if (get64(&pr->info, a->ptr) != ptr) {
+			set32(&pr->info, a->count, 0);
+			set64(&pr->info, a->ptr, ptr);
+		}
 		if (get32(&pr->info, a->count) * rec > pr->sizes[i])
 			return -EAGAIN;
+		off += pr->sizes[i];
 	}
 	return 0;
 }
