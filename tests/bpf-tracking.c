@@ -164,12 +164,24 @@ static int test_synthesize(struct test_ctx *ctx)
 		memcpy(&e, p.info.p + off + 16, info_len);
 		if (e.id == id) {
 			found++;
+			TEST_ASSERT(!bpf_prog_info__check(&e, info_len, arrays, data_len),
+				    "the reader refuses the entry");
+			/* what the stock would follow out of the entry, or not take */
+			TEST_ASSERT(bpf_prog_info__check(&e, info_len, arrays, data_len - 1) &&
+				    bpf_prog_info__check(&e, BPF_PROG_INFO_MAX + 1, arrays, data_len),
+				    "a short data or a long info accepted");
+			e.prog_tags = data_len - BPF_TAG_SIZE + 1;
+			TEST_ASSERT(bpf_prog_info__check(&e, info_len, arrays, data_len) &&
+				    !bpf_prog_info__check(&e, info_len, arrays & ~(1ULL << 8), data_len),
+				    "the tags' offset past data, in the mask or not");
+			e.prog_tags = 0;
 			TEST_ASSERT(arrays == 0x1f9, "arrays %#llx", (unsigned long long)arrays);
 			TEST_ASSERT(e.nr_jited_ksyms == 1 && e.jited_ksyms + 8 <= data_len &&
 				    e.jited_func_lens + 4 <= data_len &&
 				    e.prog_tags + BPF_TAG_SIZE <= data_len &&
 				    e.jited_prog_insns + e.jited_prog_len <= data_len,
 				    "offsets outside data (%u bytes)", data_len);
+			memcpy(&e, p.info.p + off + 16, info_len);
 			TEST_ASSERT(!memcmp(p.info.p + off + 16 + info_len + e.prog_tags, info.tag,
 					    BPF_TAG_SIZE), "the tag in data");
 		}

@@ -23,24 +23,28 @@
 #define PERF_RECORD_KSYMBOL_TYPE_BPF 1
 #endif
 
-/* The arrays of bpf_prog_info a feature entry carries, in the order (and
- * with the bit in its "arrays" mask) the BPF_PROG_INFO format gives them:
- * every one but the translated code (bit 1) and the map ids (bit 2). */
+/* The arrays of bpf_prog_info a feature entry may carry, in the order
+ * (and with the bit in its "arrays" mask) the BPF_PROG_INFO format gives
+ * them. This perf records every one but the translated code and the map
+ * ids, as the stock does. */
 static const struct prog_array {
 	int bit;
 	size_t count;	/* offset of its u32 element count */
 	size_t rec;	/* offset of its u32 element size, or 0: fixed */
 	u32 fixed;
 	size_t ptr;	/* offset of its u64 pointer */
+	int unrecorded;
 } prog_arrays[] = {
 #define OFF(f) offsetof(struct bpf_prog_info, f)
-	{ 0, OFF(jited_prog_len), 0, 1, OFF(jited_prog_insns) },
-	{ 3, OFF(nr_jited_ksyms), 0, sizeof(u64), OFF(jited_ksyms) },
-	{ 4, OFF(nr_jited_func_lens), 0, sizeof(u32), OFF(jited_func_lens) },
-	{ 5, OFF(nr_func_info), OFF(func_info_rec_size), 0, OFF(func_info) },
-	{ 6, OFF(nr_line_info), OFF(line_info_rec_size), 0, OFF(line_info) },
-	{ 7, OFF(nr_jited_line_info), OFF(jited_line_info_rec_size), 0, OFF(jited_line_info) },
-	{ 8, OFF(nr_prog_tags), 0, BPF_TAG_SIZE, OFF(prog_tags) },
+	{ 0, OFF(jited_prog_len), 0, 1, OFF(jited_prog_insns), 0 },
+	{ 1, OFF(xlated_prog_len), 0, 1, OFF(xlated_prog_insns), 1 },
+	{ 2, OFF(nr_map_ids), 0, sizeof(u32), OFF(map_ids), 1 },
+	{ 3, OFF(nr_jited_ksyms), 0, sizeof(u64), OFF(jited_ksyms), 0 },
+	{ 4, OFF(nr_jited_func_lens), 0, sizeof(u32), OFF(jited_func_lens), 0 },
+	{ 5, OFF(nr_func_info), OFF(func_info_rec_size), 0, OFF(func_info), 0 },
+	{ 6, OFF(nr_line_info), OFF(line_info_rec_size), 0, OFF(line_info), 0 },
+	{ 7, OFF(nr_jited_line_info), OFF(jited_line_info_rec_size), 0, OFF(jited_line_info), 0 },
+	{ 8, OFF(nr_prog_tags), 0, BPF_TAG_SIZE, OFF(prog_tags), 0 },
 #undef OFF
 };
 #define NR_ARRAYS (sizeof(prog_arrays) / sizeof(prog_arrays[0]))
@@ -111,6 +115,24 @@ static int id_add(u32 **ids, size_t *nr, size_t *cap, u32 id)
 	return 0;
 }
 
+int bpf_prog_info__check(const void *info, u32 info_len, u64 arrays, u32 data_len)
+{
+	struct bpf_prog_info full = { 0 };	/* what is not in the file reads as 0 */
+
+	if (info_len > BPF_PROG_INFO_MAX)
+		return -EINVAL;
+	memcpy(&full, info, MIN(info_len, sizeof(full)));
+	for (size_t i = 0; i < NR_ARRAYS; i++) {
+		const struct prog_array *a = &prog_arrays[i];
+		u64 n = get32(&full, a->count), rec = a->rec ? get32(&full, a->rec) : a->fixed;
+		u64 off = get64(&full, a->ptr);
+
+		if ((arrays & (1ULL << a->bit)) && (off > data_len || n * rec > data_len - off))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /* One program as read from the kernel: its info, whose array pointers
  * point into data. */
 struct prog {
@@ -135,6 +157,8 @@ static int prog__read(struct prog *pr, int fd)
 		const struct prog_array *a = &prog_arrays[i];
 		u32 n = get32(&counts, a->count), rec = a->rec ? get32(&counts, a->rec) : a->fixed;
 
+		if (a->unrecorded)
+			continue;
 		set32(&pr->info, a->count, n);
 		if (a->rec)
 			set32(&pr->info, a->rec, rec);
@@ -145,10 +169,12 @@ static int prog__read(struct prog *pr, int fd)
 	if (!pr->data)
 		return -ENOMEM;
 	for (size_t i = 0; i < NR_ARRAYS; i++) {
+		if (prog_arrays[i].unrecorded)
+			continue;
 		set64(&pr->info, prog_arrays[i].ptr, (u64)(uintptr_t)(pr->data + off));
 		off += pr->sizes[i];
 	}
-	pr->info_len = sizeof(pr->info);
+	pr->info_len = MIN(sizeof(pr->info), BPF_PROG_INFO_MAX);
 	if (bpf_obj_get_info_by_fd(fd, &pr->info, &pr->info_len))
 		return -errno;
 	/* the kernel says how many it has: more than asked for would have
@@ -161,6 +187,8 @@ static int prog__read(struct prog *pr, int fd)
 		u64 rec = a->rec ? get32(&pr->info, a->rec) : a->fixed;
 		u64 ptr = (u64)(uintptr_t)(pr->data + off);
 
+		if (a->unrecorded)
+			continue;
 		if (get64(&pr->info, a->ptr) != ptr) {
 			set32(&pr->info, a->count, 0);
 			set64(&pr->info, a->ptr, ptr);
@@ -180,6 +208,8 @@ static void prog__put(const struct prog *pr, struct buf *b)
 	u64 mask = 0;
 
 	for (size_t i = 0; i < NR_ARRAYS; i++) {
+		if (prog_arrays[i].unrecorded)
+			continue;
 		set64(&info, prog_arrays[i].ptr,
 		      get64(&info, prog_arrays[i].ptr) - (u64)(uintptr_t)pr->data);
 		mask |= 1ULL << prog_arrays[i].bit;

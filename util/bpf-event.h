@@ -18,6 +18,8 @@ struct bpf_progs {
 	u64 missed;		/* programs whose info could not be read (gone, no memory) */
 };
 
+/* Empty feature bodies (count 0), freed by bpf_progs__exit(), which
+ * leaves p zeroed. */
 void bpf_progs__init(struct bpf_progs *p);
 void bpf_progs__exit(struct bpf_progs *p);
 
@@ -32,5 +34,14 @@ int bpf_progs__synthesize(struct bpf_progs *p, struct buf *out, u64 sample_type)
  * gone, or no memory for it, is counted in p->missed: only its description
  * is at stake, never the recording. */
 void bpf_progs__saw(struct bpf_progs *p, const struct perf_event_header *h);
+
+/* perf 6.1's sizeof(struct bpf_prog_info): it refuses a longer entry, and
+ * every feature after it with it, so none is written longer. */
+#define BPF_PROG_INFO_MAX 232
+/* One BPF_PROG_INFO entry as a reader takes it: 0 when info_len is at
+ * most BPF_PROG_INFO_MAX and every array the mask names lies inside the
+ * data_len bytes of data (their offsets and counts are in info), else
+ * -EINVAL (the stock perf would read past its data). */
+int bpf_prog_info__check(const void *info, u32 info_len, u64 arrays, u32 data_len);
 
 #endif

@@ -20,6 +20,8 @@ struct bpf_sideband {
 /* Opens the events on every online CPU. 0 or -errno (sb is then closed
  * and the drain's BPF_EVENT records are all that feed p). */
 int bpf_sideband__open(struct bpf_sideband *sb);
+/* Unmaps and closes what open made; sb is then closed (epfd -1), which
+ * closing again does nothing to. */
 void bpf_sideband__close(struct bpf_sideband *sb);
 /* The fd to poll for POLLIN; -1 when not open. */
 static inline int bpf_sideband__fd(const struct bpf_sideband *sb) { return sb->epfd; }
