@@ -7,7 +7,7 @@
 #   make bench      side-by-side benchmarks against the stock perf
 #   make install    PREFIX=/usr/local DESTDIR=: the binary, man pages, systemd unit
 
-PKGS    := libtraceevent libtracefs libelf libzstd
+PKGS    := libtraceevent libtracefs libelf libzstd libbpf
 CC      ?= cc
 O       ?= build
 OPTFLAGS ?= -O2 -g
@@ -21,7 +21,7 @@ SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c
         $(sort $(wildcard util/*.c)) $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c)))
 OBJS := $(SRCS:%.c=$(O)/%.o)
 
-all: perf $(O)/attr-shim.so
+all: perf $(O)/attr-shim.so $(O)/bpf-load
 
 perf: $(O)/perf
 	ln -sf $(O)/perf perf
@@ -43,11 +43,18 @@ $(O)/attr-shim.so: tests/attr-shim.c
 
 -include $(O)/attr-shim.d
 
+# a BPF program for tests/shell/record_bpf.sh (libbpf, no clang)
+$(O)/bpf-load: tests/bpf-load/bpf-load.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LDLIBS)
+
+-include $(O)/bpf-load.d
+
 san:
 	$(MAKE) O=build-san OPTFLAGS="-O1 -g $(SAN_FLAGS)" build-san/perf build-san/dump-pipeline \
-		build-san/history-dump build-san/attr-shim.so
+		build-san/history-dump build-san/attr-shim.so build-san/bpf-load
 
-check: perf $(O)/dump-pipeline $(O)/history-dump $(O)/attr-shim.so san
+check: perf $(O)/dump-pipeline $(O)/history-dump $(O)/attr-shim.so $(O)/bpf-load san
 	tests/run
 
 DOCS := $(wildcard Documentation/perf*.txt)

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NR_FIXED_FDS 3	/* signalfd, control fd, dump writer */
+#define NR_FIXED_FDS 4	/* signalfd, control fd, dump writer, BPF side-band */
 #define CONTROL_READ_BUDGET (64 << 10)	/* control bytes served per loop round */
 
 
@@ -95,6 +95,7 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 	pfd[0] = (struct pollfd){ .fd = rec->sig_fd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = rec->control.ctl_fd, .events = POLLIN };
 	pfd[2] = (struct pollfd){ .fd = writer__fd(&rec->writer), .events = POLLIN };
+	pfd[3] = (struct pollfd){ .fd = bpf_sideband__fd(&rec->bpf_sb), .events = POLLIN };
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 
@@ -276,6 +277,8 @@ static int record__loop(struct record *rec, int *why_out)
 			if (d)
 				record__dump_done(rec, d);
 		}
+		if (pfd[3].revents)
+			bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
 		if (why != RUNNING)
 			break;
 		for (int i = NR_FIXED_FDS; i < nr; i++) {
@@ -384,6 +387,10 @@ static void record__print_summary(struct record *rec)
 	if (rec->trigger.limited)
 		pr_err("[ perf record: %llu triggers ignored: over --switch-output-max-rate ]\n",
 		       (unsigned long long)rec->trigger.limited);
+	/* -v only: libbpf loads and frees probe programs all the time */
+	if (rec->opts.verbose && rec->bpf.missed)
+		pr_err("[ perf record: %llu BPF programs unloaded before their info was read: "
+		       "named, but not in BPF_PROG_INFO ]\n", (unsigned long long)rec->bpf.missed);
 	if (rec->stats.lost && rec->opts.overwrite && !rec->history)
 		pr_err("Warning: %llu tracking records lost: the forward rings filled up "
 		       "before they were read (-m sizes only the sample rings)\n",
@@ -557,6 +564,7 @@ int cmd_record(int argc, const char **argv)
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
 		.control = { .ctl_fd = -1, .ack_fd = -1 },
 		.writer = { .efd = -1 },
+		.bpf_sb = { .epfd = -1 },
 		.tracking_max = TRACKING_MAX_DEFAULT,
 		.pending_max = PENDING_MAX_DEFAULT,
 	};
@@ -648,6 +656,12 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	tracking__init(&rec.tracking, rec.tracking_max, record__id_sample_type(rec.evlist));
+	bpf_progs__init(&rec.bpf);
+	/* before the programs are listed: none loads unseen in between */
+	err = opts->no_bpf_event ? 0 : bpf_sideband__open(&rec.bpf_sb);
+	if (err && opts->verbose)
+		pr_err("Warning: BPF side-band events: %s: only the rings tell of programs\n",
+		       strerror(-err));
 	/* tracking first, then /proc: a task born in between is in one or the
 	 * other (both is fine), never in neither */
 	if (!opts->per_task)
@@ -711,6 +725,8 @@ out:
 	history__delete(rec.history);
 	dump__delete(rec.dump);
 	tracking__exit(&rec.tracking);
+	bpf_progs__exit(&rec.bpf);
+	bpf_sideband__close(&rec.bpf_sb);
 	buf__release(&rec.pending);
 	switch_output__exit(&rec.so);
 	trigger__exit(&rec.trigger);

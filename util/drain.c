@@ -1,6 +1,7 @@
 /* The forward rings, emptied into the file, the tracking log and the
  * records pending for the next dump. */
 #include "util/drain.h"
+#include "util/bpf-event.h"
 #include "util/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
@@ -57,13 +58,18 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	struct drain_sink *sink = a->sink;
 	const struct perf_event_header *rec = h;
 	int tracking = tracking__wants(h->type);
+	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf;
 
-	if (tracking ? !sink->tracking : !sink->pending && !sink->history && !sink->trigger)
+	if (tracking ? !sink->tracking && !bpf : !sink->pending && !sink->history && !sink->trigger)
 		return 0;
 	if ((pos & m->mask) + h->size > m->mask + 1) {
 		mmap__copy(m, pos, m->scratch, h->size);
 		rec = m->scratch;
 	}
+	if (bpf)
+		bpf_progs__saw(sink->bpf, rec);
+	if (tracking && !sink->tracking)
+		return 0;
 	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {
 		u64 id;
 

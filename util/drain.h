@@ -4,6 +4,7 @@
 #include <linux/perf_event.h>
 #include "util/util.h"
 
+struct bpf_progs;
 struct buf;
 struct evlist;
 struct evsel;
@@ -31,6 +32,7 @@ struct drain_sink {
 	struct evsel *trigger;		/* --switch-output-event: samples then have IDENTIFIER */
 	u64 flush;			/* --mmap-flush: nothing is drained until a ring holds this much */
 	int triggered;			/* a sample of trigger went by */
+	struct bpf_progs *bpf;		/* a BPF program's load: its info is read (NULL: not) */
 };
 
 /* Empties every forward ring: straight from the mapped pages into

@@ -103,6 +103,8 @@ void dump__delete(struct dump *d)
 	history_scan__exit(&d->scan);
 	free(d->done);
 	buf__release(&d->fwd);
+	buf__release(&d->bpf_prog_info);
+	buf__release(&d->bpf_btf);
 	prelude__exit(&d->prelude);
 	merge__exit(&d->merge);
 	free(d->stage);
@@ -163,6 +165,20 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	strcpy(d->path, path);
 	d->keep_old = keep_old;
 	d->info = *info;
+	/* the recorder adds programs as they load: the writer gets a copy */
+	if (info->bpf_prog_info && info->bpf_btf) {
+		d->bpf_prog_info.len = d->bpf_btf.len = 0;
+		buf__add(&d->bpf_prog_info, info->bpf_prog_info->p, info->bpf_prog_info->len);
+		buf__add(&d->bpf_btf, info->bpf_btf->p, info->bpf_btf->len);
+		if (d->bpf_prog_info.err || d->bpf_btf.err) {
+			d->bpf_prog_info.err = d->bpf_btf.err = 0;
+			snprintf(d->errbuf, sizeof(d->errbuf), "dump: copying the BPF programs' "
+				 "info: %s", strerror(ENOMEM));
+			return d->err = -ENOMEM;
+		}
+		d->info.bpf_prog_info = &d->bpf_prog_info;
+		d->info.bpf_btf = &d->bpf_btf;
+	}
 	return 0;
 }
 

@@ -60,6 +60,7 @@ struct dump {
 	char path[PATH_MAX];
 	int keep_old;
 	struct header_info info;
+	struct buf bpf_prog_info, bpf_btf;	/* copies info points at */
 	u64 captured_ns;		/* when the last ring was copied */
 	u64 captured_bytes;
 	u64 capture_ns;			/* trigger to every ring copied */

@@ -77,6 +77,17 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 	err = rec->opts.all_cgroups && (synth & SYNTH_CGROUP) ? cgroup__synthesize(b, st) : 0;
 	if (err)
 		return err;
+	/* the BPF programs loaded already, as the kernel tells of later ones */
+	err = rec->opts.no_bpf_event ? 0 : bpf_progs__synthesize(&rec->bpf, b, st);
+	if (err == -EPERM && !rec->opts.verbose)
+		err = 0;	/* not allowed to see them, as most users: no news */
+	if (err && err != -ENOMEM) {
+		pr_err("Warning: BPF programs: %s: samples in those loaded before perf are not "
+		       "named\n", strerror(-err));
+		err = 0;
+	}
+	if (err)
+		return err;
 	if (rec->opts.per_task || !(synth & SYNTH_TASK))
 		return b->err;
 	/* -B: maps without build ids, as the kernel's are then */
@@ -162,6 +173,7 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 		.pending_max = rec->pending_max,
 		.trigger = rec->switch_evsel,
 		.id_sample_type = rec->tracking.id_sample_type,
+		.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
 	};
 	s64 w = drain__forward(rec->evlist, &sink, &rec->stats);
 
@@ -231,9 +243,12 @@ static char *record__next_path(struct record *rec)
 
 static struct header_info record__info(struct record *rec)
 {
+	int bpf = !rec->opts.no_bpf_event;
+
 	return (struct header_info){
 		.evlist = rec->evlist, .argc = rec->argc, .argv = rec->argv,
 		.first_sample_time = rec->stats.first_time, .last_sample_time = rec->stats.last_time,
+		.bpf_prog_info = bpf ? &rec->bpf.info : NULL, .bpf_btf = bpf ? &rec->bpf.btf : NULL,
 	};
 }
 

@@ -2,6 +2,8 @@
 #define PERF_RECORD_H
 
 #include <linux/perf_event.h>
+#include "util/bpf-event.h"
+#include "util/bpf-sideband.h"
 #include "util/callchain.h"
 #include "util/control.h"
 #include "util/data.h"
@@ -132,6 +134,8 @@ struct record {
 	struct record_stats stats;
 	struct workload workload;
 	struct tracking tracking;	/* tasks and maps, for dumps and rotated files */
+	struct bpf_progs bpf;		/* the BPF programs seen load (not with --no-bpf-event) */
+	struct bpf_sideband bpf_sb;	/* wakes the loop when one loads */
 	int keep_tracking;
 	struct buf pending;		/* overwrite mode: forward-ring samples for the next dump */
 	u64 pending_max;		/* its cap: the oldest half goes beyond it */
