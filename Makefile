@@ -5,21 +5,23 @@
 #   make demo       record a workload and read it back with the stock perf
 #   make doc        man pages from Documentation/*.txt
 #   make bench      side-by-side benchmarks against the stock perf
+#   make install    PREFIX=/usr/local DESTDIR=: the binary, man pages, systemd unit
 
-PKGS    := libtraceevent libtracefs libelf libzstd
+PKGS    := libtraceevent libtracefs libelf libzstd libbpf
 CC      ?= cc
 O       ?= build
 OPTFLAGS ?= -O2 -g
 CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
            $(shell pkg-config --cflags $(PKGS))
-LDLIBS  += $(shell pkg-config --libs $(PKGS)) -pthread
+# -liberty: cplus_demangle, C++ names as the stock perf demangles them
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) -liberty -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c \
+SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c \
         $(sort $(wildcard util/*.c)) $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c)))
 OBJS := $(SRCS:%.c=$(O)/%.o)
 
-all: perf $(O)/attr-shim.so
+all: perf $(O)/attr-shim.so $(O)/bpf-load
 
 perf: $(O)/perf
 	ln -sf $(O)/perf perf
@@ -41,11 +43,18 @@ $(O)/attr-shim.so: tests/attr-shim.c
 
 -include $(O)/attr-shim.d
 
+# a BPF program for tests/shell/record_bpf.sh (libbpf, no clang)
+$(O)/bpf-load: tests/bpf-load/bpf-load.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LDLIBS)
+
+-include $(O)/bpf-load.d
+
 san:
 	$(MAKE) O=build-san OPTFLAGS="-O1 -g $(SAN_FLAGS)" build-san/perf build-san/dump-pipeline \
-		build-san/attr-shim.so
+		build-san/history-dump build-san/attr-shim.so build-san/bpf-load
 
-check: perf $(O)/dump-pipeline $(O)/attr-shim.so san
+check: perf $(O)/dump-pipeline $(O)/history-dump $(O)/attr-shim.so $(O)/bpf-load san
 	tests/run
 
 DOCS := $(wildcard Documentation/perf*.txt)
@@ -57,16 +66,34 @@ Documentation/%.1: Documentation/%.txt
 demo: perf
 	tests/demo
 
+# installed as perf: what it does not implement runs the distribution's
+# perf (util/exec-cmd.c)
+PREFIX ?= /usr/local
+install: perf doc
+	install -d -m 755 $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system
+	install -m 755 $(O)/perf $(DESTDIR)$(PREFIX)/bin/perf
+	install -m 644 $(DOCS:.txt=.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	sed 's|/usr/local/bin/perf|$(PREFIX)/bin/perf|g' contrib/perf-flightrec.service > \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/perf-flightrec.service
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/perf-flightrec.service
+
 # the dump pipeline alone, on synthetic rings (bench/dump-pipeline.c)
 $(O)/dump-pipeline: $(O)/bench/dump-pipeline.o $(filter $(O)/util/%,$(OBJS))
 	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(O)/bench/dump-pipeline.d
 
-bench: perf $(O)/dump-pipeline
+# the dump of a full --history, filled in memory (bench/history-dump.c)
+$(O)/history-dump: $(O)/bench/history-dump.o $(filter $(O)/util/%,$(OBJS))
+	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(O)/bench/history-dump.d
+
+bench: perf $(O)/dump-pipeline $(O)/history-dump
 	bench/run
 
 clean:
 	rm -rf build build-san perf Documentation/*.1
 
-.PHONY: all perf san check doc demo bench clean
+.PHONY: all perf san check doc demo bench clean install

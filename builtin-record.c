@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NR_FIXED_FDS 3	/* signalfd, control fd, dump writer */
+#define NR_FIXED_FDS 4	/* signalfd, control fd, dump writer, BPF side-band */
 #define CONTROL_READ_BUDGET (64 << 10)	/* control bytes served per loop round */
 
 
@@ -96,6 +96,7 @@ static struct pollfd *record__pollfds(struct record *rec, int *nr)
 	pfd[0] = (struct pollfd){ .fd = rec->sig_fd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = rec->control.ctl_fd, .events = POLLIN };
 	pfd[2] = (struct pollfd){ .fd = writer__fd(&rec->writer), .events = POLLIN };
+	pfd[3] = (struct pollfd){ .fd = bpf_sideband__fd(&rec->bpf_sb), .events = POLLIN };
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 
@@ -159,8 +160,8 @@ static void record__control(struct record *rec, struct pollfd *pfd, int *why)
 		n = control__fill(&rec->control);
 		budget -= n > 0 ? MIN(budget, (size_t)n) : 0;
 		while (*why == RUNNING && (cmd = control__next(&rec->control)) != CTL_NONE) {
-			if (cmd == CTL_SNAPSHOT && rec->so.kind) {
-				record__ask_switch(rec);
+			/* a snapshot the rate limit drops is answered now */
+			if (cmd == CTL_SNAPSHOT && rec->so.kind && record__ask_switch(rec)) {
 				rec->acks_owed++;
 				continue;
 			}
@@ -215,15 +216,20 @@ static void record__delay_step(struct record *rec, int *why)
 	}
 }
 
+/* ms until deadline (ns), at most cap; 0 when it has passed */
+static int ms_until(u64 deadline, int cap)
+{
+	u64 now = now_ns();
+
+	return deadline <= now ? 0 : (int)MIN((u64)cap, (deadline - now) / 1000000 + 1);
+}
+
 static int record__poll_timeout(struct record *rec)
 {
 	int ms = 1000;
 
-	if (record__delay_next(rec)) {
-		u64 now = now_ns(), next = record__delay_next(rec);
-
-		ms = next <= now ? 0 : MIN(1000, (next - now) / 1000000 + 1);
-	}
+	if (record__delay_next(rec))
+		ms = ms_until(record__delay_next(rec), ms);
 	/* a binary is held once its MMAP2 is read: soon, before it can be deleted */
 	if (rec->tracking.held)
 		ms = MIN(ms, HELD_FILES_LATENCY_MS);
@@ -231,21 +237,11 @@ static int record__poll_timeout(struct record *rec)
 		return ms;	/* triggers wait for the writer, which wakes the loop */
 	if (rec->so.kind == SWITCH_SIZE)
 		ms = MIN(ms, 100);
-	if (rec->so.kind == SWITCH_TIME) {
-		u64 now = now_ns();
-
-		ms = rec->next_switch <= now ? 0 :
-		     MIN(ms, (int)MIN(1000, (rec->next_switch - now) / 1000000 + 1));
-	}
+	if (rec->so.kind == SWITCH_TIME)
+		ms = ms_until(rec->next_switch, ms);
+	if (rec->trigger.due_ns)	/* --switch-output-delay */
+		ms = ms_until(rec->trigger.due_ns, ms);
 	return ms;
-}
-
-static int record__switch_due(struct record *rec)
-{
-	if (writer__busy(&rec->writer))
-		return 0;	/* served once the dump in progress is written */
-	return rec->switch_pending || record__size_reached(rec) ||
-	       (rec->so.kind == SWITCH_TIME && now_ns() >= rec->next_switch);
 }
 
 /* One round: wait, read signals (a stop wins over everything queued),
@@ -285,6 +281,8 @@ static int record__loop(struct record *rec, int *why_out)
 			if (d)
 				record__dump_done(rec, d);
 		}
+		if (pfd[3].revents)
+			bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
 		if (why != RUNNING)
 			break;
 		for (int i = NR_FIXED_FDS; i < nr; i++) {
@@ -345,10 +343,35 @@ static int record__wait_workload(struct record *rec, int terminate)
 /* Overwrite mode: what the rings, capture buffers and tracking log take. */
 static void record__print_memory(struct record *rec)
 {
-	pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK, tracking %lluK ]\n",
-	       rec->dump->nr_rings, (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
-	       (unsigned long long)(rec->dump->memory >> 10),
-	       (unsigned long long)(rec->tracking.log.cap >> 10));
+	const struct history *h = rec->history;
+
+	if (h)
+		pr_err("[ perf record: memory: history %lluK in chunks of %uK (%lluK in use), %d "
+		       "forward rings of %lluK, tracking %lluK ]\n",
+		       (unsigned long long)(h->size >> 10), h->chunk_bytes >> 10,
+		       (unsigned long long)((h->used + (u64)h->nr_slots * h->chunk_bytes) >> 10),
+		       h->nr_slots, (unsigned long long)(rec->opts.mmap_bytes >> 10),
+		       (unsigned long long)(rec->tracking.log.cap >> 10));
+	if (!h || rec->dump->nr_rings)
+		pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK, tracking "
+		       "%lluK ]\n", rec->dump->nr_rings,
+		       (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
+		       (unsigned long long)(rec->dump->memory >> 10),
+		       (unsigned long long)(rec->tracking.log.cap >> 10));
+}
+
+/* --history: what it took in, what it dropped for its size, how well it
+ * compressed. */
+static void record__print_history(struct record *rec)
+{
+	const struct history_stats *st = &rec->history->st;
+
+	pr_err("[ perf record: history: %llu records (%.1f MB) taken in, %llu (%.1f MB) "
+	       "dropped, oldest first, to stay within %lluM; compressed %.1f:1 ]\n",
+	       (unsigned long long)st->records, st->bytes / 1048576.0,
+	       (unsigned long long)st->dropped_records, st->dropped_bytes / 1048576.0,
+	       (unsigned long long)(rec->history->size >> 20),
+	       st->chunk_bytes_out ? (double)st->chunk_bytes_in / st->chunk_bytes_out : 1.0);
 }
 
 static void record__print_summary(struct record *rec)
@@ -365,7 +388,14 @@ static void record__print_summary(struct record *rec)
 		       (unsigned long long)(rec->pending_max >> 20));
 	if (rec->opts.quiet)
 		return;
-	if (rec->stats.lost && rec->opts.overwrite)
+	if (rec->trigger.limited)
+		pr_err("[ perf record: %llu triggers ignored: over --switch-output-max-rate ]\n",
+		       (unsigned long long)rec->trigger.limited);
+	/* -v only: libbpf loads and frees probe programs all the time */
+	if (rec->opts.verbose && rec->bpf.missed)
+		pr_err("[ perf record: %llu BPF programs unloaded before their info was read: "
+		       "named, but not in BPF_PROG_INFO ]\n", (unsigned long long)rec->bpf.missed);
+	if (rec->stats.lost && rec->opts.overwrite && !rec->history)
 		pr_err("Warning: %llu tracking records lost: the forward rings filled up "
 		       "before they were read (-m sizes only the sample rings)\n",
 		       (unsigned long long)rec->stats.lost);
@@ -388,6 +418,8 @@ static void record__print_summary(struct record *rec)
 		       (unsigned long long)rec->tracking.pruned_records,
 		       (unsigned long long)rec->tracking.evicted_records,
 		       (unsigned long long)rec->prelude_max);
+		if (rec->history)
+			record__print_history(rec);
 		record__print_memory(rec);
 		if (rec->opts.verbose)
 			pr_err("[ perf record: %llu samples trimmed to the common window, %llu left "
@@ -428,7 +460,11 @@ static int record__end_file(struct record *rec, int err)
 	}
 	if (rec->data.fd < 0)
 		return 0;	/* rotation could not start a file: said already */
-	if (rec->so.kind && rec->files && !rec->stats.samples && !rec->stats.lost) {
+	/* a size or time rotation's empty tail is noise; a signal-style
+	 * recorder ends with its last file however empty, as the stock perf
+	 * does (one file per dump asked for, plus the closing one) */
+	if (rec->so.kind > SWITCH_SIGNAL && rec->files && !rec->stats.samples &&
+	    !rec->stats.lost) {
 		perf_data__abort(&rec->data);	/* nothing since the last switch */
 		return 0;
 	}
@@ -445,6 +481,17 @@ static int record__check_memory(struct record *rec)
 
 	if (!rec->opts.overwrite || !avail)
 		return 0;
+	if (rec->opts.history_size) {
+		/* the history, and one take of it being written */
+		need = nr * rec->opts.mmap_bytes + 2 * rec->opts.history_size;
+		if (need <= avail)
+			return 0;
+		snprintf(rec->err, sizeof(rec->err), "--history: %lluM of history (and a dump's "
+			 "take of it) and %d rings need %lluM, only %lluM of memory is available",
+			 (unsigned long long)(rec->opts.history_size >> 20), nr,
+			 (unsigned long long)(need >> 20), (unsigned long long)(avail >> 20));
+		return -ENOMEM;
+	}
 	need = nr * (ring + rec->opts.mmap_bytes) + dump__memory(nr, ring);
 	if (need <= avail)
 		return 0;
@@ -460,6 +507,23 @@ static int record__setup_dumps(struct record *rec)
 {
 	int err;
 
+	if (rec->opts.history_size) {
+		int nr = rec->evlist->nr_mmaps;
+
+		rec->history = history__new(nr, rec->opts.history_size, rec->opts.history_level);
+		if (!rec->history) {
+			err = -errno;
+			if (errno == EINVAL)
+				snprintf(rec->err, sizeof(rec->err), "--history: %lluK is too small for "
+					 "%d rings: at least %lluK", (unsigned long long)
+					 (rec->opts.history_size >> 10), nr,
+					 (unsigned long long)(history__min_size(nr) >> 10));
+			else
+				snprintf(rec->err, sizeof(rec->err), "--history: %s", strerror(errno));
+			return err;
+		}
+		rec->dump_opts.history_slots = nr;
+	}
 	rec->dump = dump__new(rec->evlist, record__id_sample_type(rec->evlist), &rec->dump_opts);
 	if (!rec->dump) {
 		err = -errno;
@@ -504,6 +568,7 @@ int cmd_record(int argc, const char **argv)
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
 		.control = { .ctl_fd = -1, .ack_fd = -1 },
 		.writer = { .efd = -1 },
+		.bpf_sb = { .epfd = -1 },
 		.tracking_max = TRACKING_MAX_DEFAULT,
 		.pending_max = PENDING_MAX_DEFAULT,
 	};
@@ -601,6 +666,12 @@ int cmd_record(int argc, const char **argv)
 		pr_err("perf record: holding binaries: %s\n", strerror(errno));
 		goto out;
 	}
+	bpf_progs__init(&rec.bpf);
+	/* before the programs are listed: none loads unseen in between */
+	err = opts->no_bpf_event ? 0 : bpf_sideband__open(&rec.bpf_sb);
+	if (err && opts->verbose)
+		pr_err("Warning: BPF side-band events: %s: only the rings tell of programs\n",
+		       strerror(-err));
 	/* tracking first, then /proc: a task born in between is in one or the
 	 * other (both is fine), never in neither */
 	if (!opts->per_task)
@@ -660,10 +731,16 @@ out:
 	dso_hits__delete(rec.data.hits);	/* a file given up before its end */
 	workload__finish(&rec.workload, 1);
 	writer__stop(&rec.writer);
+	if (rec.dump && rec.dump->take.slot)
+		history__release(rec.history, &rec.dump->take);
+	history__delete(rec.history);
 	dump__delete(rec.dump);
 	tracking__exit(&rec.tracking);
+	bpf_progs__exit(&rec.bpf);
+	bpf_sideband__close(&rec.bpf_sb);
 	buf__release(&rec.pending);
 	switch_output__exit(&rec.so);
+	trigger__exit(&rec.trigger);
 	control__close(&rec.control);
 	evlist__delete(rec.evlist);
 	if (rec.sig_fd >= 0)

@@ -18,7 +18,9 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL(0, "show-mmap-events", &o.show_mmap, "show the mmap events"),
 		OPT_STR('F', "fields", &o.fields, "str", "comma separated output fields: comm,tid,pid,"
 			"time,cpu,period,event,trace,addr,data_src,weight,ins_lat,cgroup,ip,iregs,"
-			"uregs,phys_addr,data_page_size,code_page_size"),
+			"uregs,phys_addr,data_page_size,code_page_size,sym,dso,symoff"),
+		OPT_STR(0, "buildid-dir", &o.buildid_dir, "dir",
+			"the build-id cache symbols come from (default: $PERF_BUILDID_DIR, ~/.debug)"),
 		OPT_TERMINATOR
 	};
 

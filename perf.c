@@ -1,17 +1,12 @@
 /* perf: command table, global options, dispatch. */
 #include "builtin.h"
+#include "util/exec-cmd.h"
 #include "util/header.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* What this perf does not implement (report, archive, buildid-list ...)
- * the distribution's perf does, on the same files. */
-#define DISTRO_PERF "/usr/bin/perf"
 
 struct cmd_struct {
 	const char *name;
@@ -20,6 +15,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "daemon", cmd_daemon, "Run record sessions in the background, as a service" },
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "script", cmd_script, "Read perf.data and display the trace output" },
 	{ "test", cmd_test, "Runs sanity tests" },
@@ -62,33 +58,27 @@ static int buildid_dir_option(int argc, const char **argv)
 	return took;
 }
 
-/* Runs the distribution's perf on the same arguments, unless that is us. */
-static int run_distro_perf(const char **argv)
+/* The distribution's perf takes its cache from --buildid-dir or ~/.debug,
+ * not from $PERF_BUILDID_DIR: it gets the option, so both perfs use one
+ * cache. Returns only on failure, as exec_cmd__other_perf(). */
+static int other_perf(int argc, const char **argv)
 {
-	char self[PATH_MAX], other[PATH_MAX];
-	const char *dir = getenv("PERF_BUILDID_DIR");
-	const char **args;
-	int n = 0;
+	const char *dir = getenv("PERF_BUILDID_DIR"), **args;
+	int ret;
 
-	if (!realpath("/proc/self/exe", self) || !realpath(DISTRO_PERF, other) ||
-	    !strcmp(self, other))
-		return -ENOENT;
-	while (argv[n])
-		n++;
-	args = calloc(n + 4, sizeof(*args));
-	if (!args)
-		return -ENOMEM;
-	args[0] = DISTRO_PERF;
-	n = 1;
-	if (dir) {
-		args[n++] = "--buildid-dir";
-		args[n++] = dir;
+	if (!dir || !*dir)
+		return exec_cmd__other_perf(argc, argv);
+	args = calloc(argc + 3, sizeof(*args));
+	if (!args) {
+		fprintf(stderr, "perf: %s: %s\n", argv[0], strerror(ENOMEM));
+		return 1;
 	}
-	for (int i = 0; argv[i]; i++)
-		args[n++] = argv[i];
-	execv(DISTRO_PERF, (char *const *)args);
+	args[0] = "--buildid-dir";
+	args[1] = dir;
+	memcpy(args + 2, argv, argc * sizeof(*argv));
+	ret = exec_cmd__other_perf(argc + 2, args);
 	free(args);
-	return -errno;
+	return ret;
 }
 
 int main(int argc, const char **argv)
@@ -124,14 +114,12 @@ int main(int argc, const char **argv)
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(commands[i].name, argv[1]))
 				return commands[i].fn(2, hargv);
-		cmd = argv[1];
 	} else {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(commands[i].name, cmd))
 				return commands[i].fn(argc, argv);
 	}
-	if (cmd == argv[0] && cmd[0] != '-' && run_distro_perf(argv) != -ENOENT)
-		fprintf(stderr, "perf: %s: running %s: %s\n", cmd, DISTRO_PERF, strerror(errno));
-	fprintf(stderr, "perf: '%s' is not a perf-command. See 'perf --help'.\n", cmd);
-	return 1;
+	/* report, annotate, ...: the distribution's perf, so this one can be
+	 * installed as perf */
+	return other_perf(argc, argv);
 }

@@ -31,8 +31,8 @@ static void count_copy(struct ring_copy *rc, struct counts *c)
 	int prev = -1;
 
 	c->first_comm = c->last_comm = -1;
-	for (u64 i = 0; i < rc->nr; i++) {
-		const struct perf_event_header *h = (const void *)(rc->buf + rc->offs[i]);
+	for (u64 i = 0; i < rc->idx.nr; i++) {
+		const struct perf_event_header *h = (const void *)(rc->buf + rc->idx.offs[i]);
 		const u64 *f = (const u64 *)(h + 1);
 		const u32 *w = (const u32 *)(h + 1);
 

@@ -193,6 +193,12 @@ static int fuzz__run(struct fuzz *f, const char *data, size_t len, size_t orig_l
 	TEST_ASSERT(fd >= 0 && !write_all(fd, data, len), "write %s", f->path);
 	close(fd);
 	rc = script__run(&o);
+	/* now and then with symbols: the maps and DSO names come from the
+	 * mutated MMAP records (not every time: each run reads kallsyms) */
+	if (f->variants % 64 == 1) {
+		o.fields = "ip,sym,dso,symoff";
+		script__run(&o);	/* may refuse more: a mutated attr without IP */
+	}
 	f->variants++;
 	f->rejected += rc != 0;
 	if (len < orig_len) {

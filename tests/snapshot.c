@@ -1,6 +1,7 @@
 /* Flight-recorder logic on synthetic inputs: backward ring images, the
  * common window, deferral, the time merge, triggers, rotation, pruning. */
 #include "tests/tests.h"
+#include "util/capture.h"
 #include "util/event.h"
 #include "util/merge.h"
 #include "util/prelude.h"
@@ -74,18 +75,18 @@ static u64 time_at(const struct ring_copy *rc, u64 i)
 /* Every indexed record intact, oldest first, seqs consecutive ending at last. */
 static int check_copy(struct ring_copy *rc, u64 last, u64 *first)
 {
-	for (u64 i = 0; i < rc->nr; i++) {
+	for (u64 i = 0; i < rc->idx.nr; i++) {
 		const unsigned char *r = (const unsigned char *)ring_copy__record(rc, i);
 		u64 seq = time_at(rc, i);
 		u16 size = ((const struct perf_event_header *)r)->size;
 
-		if (seq != last - (rc->nr - 1 - i))
+		if (seq != last - (rc->idx.nr - 1 - i))
 			return -1;
 		for (u16 k = 40; k < size; k++)
 			if (r[k] != (seq & 0xff))
 				return -2;
 	}
-	*first = rc->nr ? time_at(rc, 0) : 0;
+	*first = rc->idx.nr ? time_at(rc, 0) : 0;
 	return 0;
 }
 
@@ -102,13 +103,13 @@ static int test_ring_images(struct test_ctx *ctx)
 	for (seq = 1; seq <= 5; seq++)
 		put_backward(img, 40 + 8 * seq, seq);
 	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
-	TEST_ASSERT(rc.nr == 5 && !rc.wrapped, "5 records, nr %llu", (unsigned long long)rc.nr);
+	TEST_ASSERT(rc.idx.nr == 5 && !rc.wrapped, "5 records, nr %llu", (unsigned long long)rc.idx.nr);
 	TEST_ASSERT(!check_copy(&rc, 5, &first) && first == 1, "order/content");
 	TEST_ASSERT(rc.last_head == img->head, "the next capture starts at this head");
 
 	/* zero header: a previous head beyond what was written stops at zeros */
 	TEST_ASSERT(!copy_image(&rc, img, img->head + DATA), "copy");
-	TEST_ASSERT(rc.nr == 5, "zero header ends the walk: %llu", (unsigned long long)rc.nr);
+	TEST_ASSERT(rc.idx.nr == 5, "zero header ends the walk: %llu", (unsigned long long)rc.idx.nr);
 
 	/* only what came since the previous capture: no repeats */
 	u64 prev = img->head;
@@ -118,17 +119,17 @@ static int test_ring_images(struct test_ctx *ctx)
 	TEST_ASSERT(ring_copy__fresh(&rc) == 128, "fresh bytes %llu",
 		    (unsigned long long)ring_copy__fresh(&rc));
 	TEST_ASSERT(!copy_image(&rc, img, prev), "copy");
-	TEST_ASSERT(rc.nr == 2 && !check_copy(&rc, 7, &first) && first == 6,
-		    "since prev: %llu", (unsigned long long)rc.nr);
+	TEST_ASSERT(rc.idx.nr == 2 && !check_copy(&rc, 7, &first) && first == 6,
+		    "since prev: %llu", (unsigned long long)rc.idx.nr);
 
 	/* wrapped three times with odd sizes: records cross the end of the data
 	 * area, the oldest one is torn and dropped, the rest are the newest */
 	for (seq = 8; seq < 8 + 300; seq++)
 		put_backward(img, 40 + 8 * (seq % 7), seq);
 	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
-	TEST_LOG(ctx, "  wrapped: %llu records kept\n", (unsigned long long)rc.nr);
-	TEST_ASSERT(rc.wrapped && rc.nr > 40 && rc.nr < 100, "wrapped, nr %llu",
-		    (unsigned long long)rc.nr);
+	TEST_LOG(ctx, "  wrapped: %llu records kept\n", (unsigned long long)rc.idx.nr);
+	TEST_ASSERT(rc.wrapped && rc.idx.nr > 40 && rc.idx.nr < 100, "wrapped, nr %llu",
+		    (unsigned long long)rc.idx.nr);
 	TEST_ASSERT(!check_copy(&rc, 307, &first), "newest intact records");
 
 	/* a bogus size in the middle: only the records newer than it are kept */
@@ -136,8 +137,8 @@ static int test_ring_images(struct test_ctx *ctx)
 
 	((struct perf_event_header *)(img->data + (at & (DATA - 1))))->size = 12;
 	TEST_ASSERT(!copy_image(&rc, img, 0), "copy");
-	TEST_ASSERT(rc.nr == 1 && !check_copy(&rc, 307, &first), "bogus size: %llu",
-		    (unsigned long long)rc.nr);
+	TEST_ASSERT(rc.idx.nr == 1 && !check_copy(&rc, 307, &first), "bogus size: %llu",
+		    (unsigned long long)rc.idx.nr);
 	ring_copy__exit(&rc);
 	free(img);
 	return TEST_OK;
@@ -179,8 +180,8 @@ static int test_window_and_defer(struct test_ctx *ctx)
 	TEST_ASSERT(rc[0].last_head == head0 + 5 * 64, "the next capture starts at the deferred ones");
 	/* and it reads them, and only them */
 	TEST_ASSERT(!copy_image(&rc[0], &img[0], rc[0].last_head), "copy");
-	TEST_ASSERT(rc[0].nr == 5 && !check_copy(&rc[0], 200, &first) && first == 196,
-		    "deferred records come next: %llu from %llu", (unsigned long long)rc[0].nr,
+	TEST_ASSERT(rc[0].idx.nr == 5 && !check_copy(&rc[0], 200, &first) && first == 196,
+		    "deferred records come next: %llu from %llu", (unsigned long long)rc[0].idx.nr,
 		    (unsigned long long)first);
 	for (int r = 0; r < 3; r++)
 		ring_copy__exit(&rc[r]);
@@ -603,11 +604,54 @@ static int test_prelude(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* The capture crew copies every ring as one thread would: 7 rings (more
+ * than this machine has CPUs, so helpers take several), each wrapped to a
+ * different depth, captured twice. */
+static int test_capture_crew(struct test_ctx *ctx)
+{
+	enum { RINGS = 7 };
+	static struct image img[RINGS];
+	struct ring_copy rc[RINGS] = { 0 };
+	struct capture_crew *crew;
+	u64 seq = 1, last[RINGS], first;
+	int ret = TEST_FAIL;
+
+	for (int r = 0; r < RINGS; r++) {
+		image_init(&img[r]);
+		TEST_ASSERT(!ring_copy__init(&rc[r], &img[r].m), "ring %d", r);
+	}
+	crew = capture_crew__new(rc, RINGS);
+	TEST_ASSERT(crew, "crew: %s", strerror(errno));
+	TEST_LOG(ctx, "  capture crew: %d helpers for %d rings\n", crew->threads, RINGS);
+	for (int round = 0; round < 2; round++) {
+		for (int r = 0; r < RINGS; r++)
+			for (int k = 0; k < 20 + 13 * r * (round + 1); k++) {
+				put_backward(&img[r], 64 + 8 * (k % 5), seq);
+				last[r] = seq++;
+			}
+		capture_crew__run(crew, 0);
+		for (int r = 0; r < RINGS; r++) {
+			if (ring_copy__index(&rc[r], ST) || check_copy(&rc[r], last[r], &first) ||
+			    !rc[r].idx.nr || rc[r].head != img[r].head) {
+				fprintf(stderr, "  FAILED: round %d ring %d: %llu records\n", round, r,
+					(unsigned long long)rc[r].idx.nr);
+				goto out;
+			}
+		}
+	}
+	ret = TEST_OK;
+out:
+	capture_crew__delete(crew);
+	for (int r = 0; r < RINGS; r++)
+		ring_copy__exit(&rc[r]);
+	return ret;
+}
+
 static int test_snapshot(struct test_ctx *ctx)
 {
 	int (*const parts[])(struct test_ctx *) = {
 		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_triggers,
-		test_rotation, test_tracking, test_prelude,
+		test_rotation, test_tracking, test_prelude, test_capture_crew,
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -620,6 +664,7 @@ static int test_snapshot(struct test_ctx *ctx)
 }
 
 const struct test_suite suite_snapshot = {
-	"snapshot", "Flight recorder: ring images, window, merge, triggers, rotation, tracking, prelude",
+	"snapshot", "Flight recorder: ring images, window, merge, triggers, rotation, tracking, prelude, "
+	"the capture crew",
 	test_snapshot,
 };

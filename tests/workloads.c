@@ -15,13 +15,54 @@ static unsigned long arg_or(int argc, const char **argv, int i, unsigned long de
 	return argc > i ? strtoul(argv[i], NULL, 0) : def;
 }
 
-/* close(BASE + i) for i < N: numbered events that must come back in order */
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* close(BASE + i) for i < N: numbered events that must come back in order;
+ * with RATE, at most RATE a second (a busy wait: a recorder that cannot
+ * drain as fast as close() runs loses records, which a test of what the
+ * recorder keeps must not confuse with what it drops) */
 static int workload_closes(int argc, const char **argv)
 {
 	unsigned long n = arg_or(argc, argv, 0, 1000), base = arg_or(argc, argv, 1, 1000000);
+	double rate = arg_or(argc, argv, 2, 0);
+	struct timespec t0;
 
-	for (unsigned long i = 0; i < n; i++)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned long i = 0; i < n; i++) {
+		while (rate && i > seconds_since(&t0) * rate)
+			;
 		close((int)(base + i));
+	}
+	return 0;
+}
+
+/* close(BASE + i) for i < N, one every USEC microseconds, and kill(self, 0)
+ * just before the events numbered in the comma list KILLS: numbered events
+ * at a known pace, with triggers (sys_enter_kill) among them at known
+ * places. */
+static int workload_paced(int argc, const char **argv)
+{
+	unsigned long n = arg_or(argc, argv, 0, 1000), base = arg_or(argc, argv, 1, 1000000);
+	unsigned long usec = arg_or(argc, argv, 2, 1000);
+	const char *kills = argc > 3 ? argv[3] : "";
+	struct timespec pause = { usec / 1000000, (usec % 1000000) * 1000 };
+
+	for (unsigned long i = 0; i < n; i++) {
+		char *end;
+
+		if (*kills && strtoul(kills, &end, 10) == i) {
+			kill(getpid(), 0);
+			kills = *end == ',' ? end + 1 : end;
+		}
+		close((int)(base + i));
+		nanosleep(&pause, NULL);
+	}
 	return 0;
 }
 
@@ -43,14 +84,13 @@ volatile unsigned long test_spin_sink;
 
 __attribute__((noinline)) static void test_spin_loop(double seconds)
 {
-	struct timespec t0, t;
+	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		for (int i = 0; i < 100000; i++)
 			test_spin_sink += i;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
+	} while (seconds_since(&t0) < seconds);
 }
 
 static int workload_spin(int argc, const char **argv)
@@ -147,11 +187,12 @@ int test_workload(const char *name, int argc, const char **argv)
 		{ "forks", workload_forks },
 		{ "hop", workload_hop },
 		{ "closebad", workload_closebad },
+		{ "paced", workload_paced },
 	};
 
 	for (size_t i = 0; i < sizeof(wl) / sizeof(wl[0]); i++)
 		if (!strcmp(wl[i].name, name))
 			return wl[i].fn(argc, argv);
-	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks, hop, closebad)\n", name);
+	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks, hop, closebad, paced)\n", name);
 	return 1;
 }

@@ -41,9 +41,7 @@ static int note_build_id(const char *p, size_t len, u8 bid[BUILD_ID_SIZE])
 	return 0;
 }
 
-/* The build id of an ELF image libelf has open: from the note sections,
- * or the note segments when the sections are stripped (a vdso has both). */
-static int elf_build_id(Elf *elf, u8 bid[BUILD_ID_SIZE])
+int build_id__from_elf(Elf *elf, u8 bid[BUILD_ID_SIZE])
 {
 	Elf_Scn *scn = NULL;
 	int len = 0;
@@ -70,7 +68,7 @@ int build_id__from_fd(int fd, u8 bid[BUILD_ID_SIZE])
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf)
 		return 0;
-	len = elf_kind(elf) == ELF_K_ELF ? elf_build_id(elf, bid) : 0;
+	len = elf_kind(elf) == ELF_K_ELF ? build_id__from_elf(elf, bid) : 0;
 	elf_end(elf);
 	return len;
 }
@@ -132,7 +130,7 @@ int build_id__vdso(u8 bid[BUILD_ID_SIZE])
 	elf = elf_memory((char *)base, size);
 	if (!elf)
 		return 0;
-	len = elf_build_id(elf, bid);
+	len = build_id__from_elf(elf, bid);
 	elf_end(elf);
 	return len;
 }

@@ -1,6 +1,7 @@
 #ifndef PERF_BUILD_ID_H
 #define PERF_BUILD_ID_H
 
+#include <libelf.h>
 #include "util/event.h"
 
 /* Build ids (the NT_GNU_BUILD_ID note) and the build-id cache: the
@@ -12,6 +13,8 @@
  * the file at path: its length (1..20) with bid filled, 0 when it has
  * none, or -errno when it cannot be read. */
 int build_id__from_fd(int fd, u8 bid[BUILD_ID_SIZE]);
+/* The same for an ELF image libelf has open (its note sections). */
+int build_id__from_elf(Elf *elf, u8 bid[BUILD_ID_SIZE]);
 int build_id__from_path(const char *path, u8 bid[BUILD_ID_SIZE]);
 /* The running kernel's (/sys/kernel/notes), a module's
  * (/sys/module/NAME/notes), and this process's vdso's: length or 0/-errno. */

@@ -98,6 +98,7 @@ static enum control_cmd parse_cmd(const char *s)
 	static const struct { const char *word; enum control_cmd cmd; } cmds[] = {
 		{ "snapshot", CTL_SNAPSHOT }, { "enable", CTL_ENABLE },
 		{ "disable", CTL_DISABLE }, { "stop", CTL_STOP },
+		{ "ping", CTL_PING },	/* perf daemon ping: the ack is the answer */
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)

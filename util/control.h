@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 /* --control=fifo:CTL[,ACK] or fd:CTL[,ACK]: commands, one per line, from
- * another process ("snapshot", "enable", "disable", "stop"), each answered
+ * another process ("snapshot", "enable", "disable", "stop", "ping"), each answered
  * with "ack\n" on ACK when given. */
 struct control {
 	int ctl_fd, ack_fd;
@@ -14,7 +14,8 @@ struct control {
 	int skip_line;		/* the rest of an overlong line is not a command */
 };
 
-enum control_cmd { CTL_NONE, CTL_SNAPSHOT, CTL_ENABLE, CTL_DISABLE, CTL_STOP, CTL_UNKNOWN };
+enum control_cmd { CTL_NONE, CTL_SNAPSHOT, CTL_ENABLE, CTL_DISABLE, CTL_STOP, CTL_PING,
+		   CTL_UNKNOWN };
 
 /* Parses and opens the spec. 0 or -errno with errbuf naming the culprit. */
 int control__open(struct control *c, const char *spec, char *errbuf, size_t errsz);

@@ -1,9 +1,11 @@
 /* The forward rings, emptied into the file, the tracking log and the
  * records pending for the next dump. */
 #include "util/drain.h"
+#include "util/bpf-event.h"
 #include "util/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
+#include "util/history.h"
 #include "util/tracking.h"
 
 #include <errno.h>
@@ -29,6 +31,7 @@ struct scan_arg {
 	struct record_stats *st;
 	struct drain_sink *sink;
 	const struct evlist *evlist;
+	int ring;		/* the index of the ring being drained */
 	int err;
 };
 
@@ -55,13 +58,18 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	struct drain_sink *sink = a->sink;
 	const struct perf_event_header *rec = h;
 	int tracking = tracking__wants(h->type);
+	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf;
 
-	if (tracking ? !sink->tracking : !sink->pending && !sink->trigger)
+	if (tracking ? !sink->tracking && !bpf : !sink->pending && !sink->history && !sink->trigger)
 		return 0;
 	if ((pos & m->mask) + h->size > m->mask + 1) {
 		mmap__copy(m, pos, m->scratch, h->size);
 		rec = m->scratch;
 	}
+	if (bpf)
+		bpf_progs__saw(sink->bpf, rec);
+	if (tracking && !sink->tracking)
+		return 0;
 	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {
 		u64 id;
 
@@ -73,6 +81,8 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	}
 	if (tracking)
 		return tracking__add(sink->tracking, rec);
+	if (sink->history)
+		return history__add(sink->history, a->ring, rec, event__time(rec, sink->id_sample_type));
 	return sink->pending ? pending__add(sink, rec) : 0;
 }
 
@@ -121,7 +131,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
-	struct scan_arg arg = { st, sink, evlist, 0 };
+	struct scan_arg arg = { st, sink, evlist, 0, 0 };
 	struct perf_data *d = sink->data;
 	s64 written = 0;
 	int err;
@@ -145,6 +155,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		if (head == start)
 			continue;
 		before = *st;
+		arg.ring = c;
 		/* the kernel never publishes a partial record, so a bad size
 		 * here means a corrupt ring: stop before it rather than write it */
 		if (mmap__for_each(m, start, head, scan_record, &arg))

@@ -4,9 +4,11 @@
 #include <linux/perf_event.h>
 #include "util/util.h"
 
+struct bpf_progs;
 struct buf;
 struct evlist;
 struct evsel;
+struct history;
 struct perf_data;
 struct tracking;
 
@@ -23,12 +25,14 @@ struct drain_sink {
 	struct perf_data *data;		/* written straight from the ring pages */
 	struct tracking *tracking;	/* copies of COMM/MMAP2/FORK/EXIT/... */
 	struct buf *pending;		/* copies of the rest (overwrite mode) */
+	struct history *history;	/* or the rest per ring, compressed (--history) */
 	u64 pending_max;		/* its cap in bytes (0: none) */
 	u64 pending_dropped;		/* records dropped for the cap */
 	u64 id_sample_type;		/* where a sample's time is (event__time()) */
 	struct evsel *trigger;		/* --switch-output-event: samples then have IDENTIFIER */
 	u64 flush;			/* --mmap-flush: nothing is drained until a ring holds this much */
 	int triggered;			/* a sample of trigger went by */
+	struct bpf_progs *bpf;		/* a BPF program's load: its info is read (NULL: not) */
 };
 
 /* Empties every forward ring: straight from the mapped pages into

@@ -54,8 +54,29 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 			goto fail;
 		d->memory += ring_copy__bytes(d->rc[d->nr_rings - 1].size);
 	}
-	err = merge__reserve(&d->merge, d->nr_rings + 1);
+	if (d->nr_rings) {
+		d->crew = capture_crew__new(d->rc, d->nr_rings);
+		if (!d->crew) {
+			err = -errno;
+			goto fail;
+		}
+	}
+	if (opts->history_slots) {
+		d->hist = calloc(opts->history_slots, sizeof(*d->hist));
+		if (!d->hist)
+			goto fail;
+		for (int i = 0; i < opts->history_slots; i++) {
+			err = history_stream__init(&d->hist[i]);
+			if (err)
+				goto fail;
+		}
+	}
+	err = merge__reserve(&d->merge, d->nr_rings + opts->history_slots + 1);
 	if (err)
+		goto fail;
+	err = -ENOMEM;
+	d->done = calloc(d->nr_rings + opts->history_slots + 1, sizeof(*d->done));
+	if (!d->done)
 		goto fail;
 	d->stage = malloc(STAGE_BYTES);
 	if (d->stage) {
@@ -73,10 +94,18 @@ void dump__delete(struct dump *d)
 {
 	if (!d)
 		return;
+	capture_crew__delete(d->crew);
 	for (int i = 0; i < d->nr_rings; i++)
 		ring_copy__exit(&d->rc[i]);
 	free(d->rc);
+	for (int i = 0; d->hist && i < d->opts.history_slots; i++)
+		history_stream__exit(&d->hist[i]);
+	free(d->hist);
+	history_scan__exit(&d->scan);
+	free(d->done);
 	buf__release(&d->fwd);
+	buf__release(&d->bpf_prog_info);
+	buf__release(&d->bpf_btf);
 	prelude__exit(&d->prelude);
 	merge__exit(&d->merge);
 	free(d->stage);
@@ -101,9 +130,9 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	d->placed[0] = d->errbuf[0] = 0;
 	d->captured_bytes = 0;
 	d->no_features = 0;
-	/* the rings first, back to back: they run on while we copy */
-	for (int i = 0; i < d->nr_rings; i++)
-		ring_copy__capture(&d->rc[i], MIN(d->opts.margin, d->rc[i].size / 4));
+	/* the rings first, all at once: they run on while we copy */
+	if (d->crew)
+		capture_crew__run(d->crew, d->opts.margin);
 	d->captured_ns = now_ns();
 	/* the last dump comes after the events are disabled: every ring is
 	 * complete, and there is no next dump to leave records to */
@@ -139,6 +168,20 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	strcpy(d->path, path);
 	d->keep_old = keep_old;
 	d->info = *info;
+	/* the recorder adds programs as they load: the writer gets a copy */
+	if (info->bpf_prog_info && info->bpf_btf) {
+		d->bpf_prog_info.len = d->bpf_btf.len = 0;
+		buf__add(&d->bpf_prog_info, info->bpf_prog_info->p, info->bpf_prog_info->len);
+		buf__add(&d->bpf_btf, info->bpf_btf->p, info->bpf_btf->len);
+		if (d->bpf_prog_info.err || d->bpf_btf.err) {
+			d->bpf_prog_info.err = d->bpf_btf.err = 0;
+			snprintf(d->errbuf, sizeof(d->errbuf), "dump: copying the BPF programs' "
+				 "info: %s", strerror(ENOMEM));
+			return d->err = -ENOMEM;
+		}
+		d->info.bpf_prog_info = &d->bpf_prog_info;
+		d->info.bpf_btf = &d->bpf_btf;
+	}
 	return 0;
 }
 
@@ -147,13 +190,13 @@ static void dump__account_ring(struct dump *d, const struct ring_copy *rc)
 {
 	u64 bytes = rc->len - rc->start;
 
-	d->st.kernel_lost += rc->lost;
+	d->st.kernel_lost += rc->idx.lost;
 	if (rc->wrapped && rc->new_bytes > bytes) {
 		u64 gone = rc->new_bytes - bytes;
 
 		d->st.overwritten_bytes += gone;
-		if (rc->nr)
-			d->st.overwritten_est += gone / MAX(bytes / rc->nr, 1);
+		if (rc->idx.nr)
+			d->st.overwritten_est += gone / MAX(bytes / rc->idx.nr, 1);
 	}
 }
 
@@ -167,10 +210,29 @@ static s64 dump__ring_tasks(struct dump *d)
 	for (int r = 0; r < d->nr_rings; r++) {
 		const struct ring_copy *rc = &d->rc[r];
 
-		for (u64 i = 0; i < rc->nr_pids; i++)
-			if (prelude__add_pid(&d->prelude, rc->pids[i]))
+		for (u64 i = 0; i < rc->idx.nr_pids; i++)
+			if (prelude__add_pid(&d->prelude, rc->idx.pids[i]))
 				return -ENOMEM;
-		data += rc->samples + rc->lost_records;
+		data += rc->idx.samples + rc->idx.lost_records;
+	}
+	for (int s = 0; s < d->take.nr_slots; s++) {
+		const struct history_take_slot *ts = &d->take.slot[s];
+
+		/* the chunks say what they hold; only the raw buffer is walked */
+		for (const struct history_chunk *c = ts->oldest; c; c = c->next) {
+			for (u32 i = 0; i < c->nr_pids; i++)
+				if (prelude__add_pid(&d->prelude, history_chunk__pids(c)[i]))
+					return -ENOMEM;
+			data += c->samples + c->lost_records;
+			d->st.kernel_lost += c->lost;
+		}
+		if (history_scan__records(&d->scan, ts->raw, ts->raw_len))
+			return -ENOMEM;
+		for (u32 i = 0; i < d->scan.nr_pids; i++)
+			if (prelude__add_pid(&d->prelude, d->scan.pids[i]))
+				return -ENOMEM;
+		data += d->scan.samples + d->scan.lost_records;
+		d->st.kernel_lost += d->scan.lost;
 	}
 	return data;
 }
@@ -186,10 +248,84 @@ static int dump__flush_stage(struct perf_data *out, char *stage, size_t used)
 	return perf_data__write_ring(out, &iov, 1);
 }
 
+/* How many of the first n times (in order) are at most end. */
+static u64 count_until(const u64 *times, u64 n, u64 end)
+{
+	u64 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (times[mid] <= end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Stream i of the next round of the merge: its records from where the
+ * last round stopped, up to end. */
+static void dump__round_stream(struct dump *d, int i, const char *base, const u32 *offs,
+			       const u64 *times, u64 nr, int trim, u64 end)
+{
+	u64 from = d->done[i];
+
+	d->merge.streams[i] = (struct merge_stream){
+		.base = base, .offs = offs + from, .times = times + from,
+		.nr = count_until(times + from, nr - from, end), .trim = trim,
+	};
+}
+
+/* Sets up the next round of the merge: every stream's records up to the
+ * time every history ring has been read to (all of them without a
+ * history), so that the merge never waits for a record not yet read.
+ * Returns that time, UINT64_MAX for the last round, or 0 after an error
+ * (with -errno in *err). */
+static u64 dump__round(struct dump *d, int *err)
+{
+	u64 end = UINT64_MAX;
+	int n = 1 + d->nr_rings;
+
+	for (int s = 0; s < d->take.nr_slots; s++) {
+		*err = history_stream__fill(&d->hist[s], &d->take, s, d->id_sample_type);
+		if (*err)
+			return 0;
+		end = MIN(end, history_stream__horizon(&d->hist[s]));
+	}
+	/* stream 0: tracking goes first at equal times, as it was logged first */
+	dump__round_stream(d, 0, d->fwd.p, d->prelude.offs, d->prelude.times, d->prelude.nr, 0,
+			   end);
+	for (int i = 0; i < d->nr_rings; i++)
+		dump__round_stream(d, i + 1, d->rc[i].buf, d->rc[i].idx.offs, d->rc[i].idx.times,
+				   d->rc[i].idx.nr, 1, end);
+	for (int s = 0; s < d->take.nr_slots; s++) {
+		struct history_stream *hs = &d->hist[s];
+
+		d->done[n] = hs->done;
+		dump__round_stream(d, n++, hs->raw.p, hs->idx.offs, hs->idx.times, hs->idx.nr, 1,
+				   end);
+	}
+	d->merge.nr_streams = n;
+	merge__start(&d->merge, d->window);
+	return end;
+}
+
+/* What the round merged is done with. */
+static void dump__round_done(struct dump *d)
+{
+	for (int i = 0; i < d->merge.nr_streams; i++)
+		d->done[i] += d->merge.streams[i].nr;
+	for (int s = 0; s < d->take.nr_slots; s++)
+		d->hist[s].done = d->done[1 + d->nr_rings + s];
+	d->st.trimmed += d->merge.trimmed;
+}
+
 /* The records in time order, copied into the staging buffer and written
  * a buffer at a time: with many rings, consecutive records come from as
  * many places, and one copy here, where the merge has asked for them early,
- * is cheaper than the kernel gathering one small piece per record. */
+ * is cheaper than the kernel gathering one small piece per record. The
+ * merge goes in rounds when a history is read piece by piece. */
 static int dump__emit(struct dump *d, struct perf_data *out)
 {
 	static const struct perf_event_header round = {
@@ -199,25 +335,35 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 	char *stage = d->stage;
 	size_t used = 0;
 	int err = 0;
-	u64 t;
+	u64 t, end;
 
-	while ((h = merge__next(&d->merge, &t))) {
-		d->st.records++;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			d->st.samples++;
-			if (!d->info.first_sample_time)
-				d->info.first_sample_time = t;
-			d->info.last_sample_time = t;
+	memset(d->done, 0, (1 + d->nr_rings + d->take.nr_slots) * sizeof(*d->done));
+	for (int s = 0; s < d->take.nr_slots; s++)
+		history_stream__start(&d->hist[s], &d->take, s);
+	d->st.trimmed = 0;
+	do {
+		end = dump__round(d, &err);
+		if (err)
+			return err;
+		while ((h = merge__next(&d->merge, &t))) {
+			d->st.records++;
+			if (h->type == PERF_RECORD_SAMPLE) {
+				d->st.samples++;
+				if (!d->info.first_sample_time)
+					d->info.first_sample_time = t;
+				d->info.last_sample_time = t;
+			}
+			if (used + h->size > STAGE_BYTES) {
+				err = dump__flush_stage(out, stage, used);
+				if (err)
+					return err;
+				used = 0;
+			}
+			memcpy(stage + used, h, h->size);
+			used += h->size;
 		}
-		if (used + h->size > STAGE_BYTES) {
-			err = dump__flush_stage(out, stage, used);
-			if (err)
-				return err;
-			used = 0;
-		}
-		memcpy(stage + used, h, h->size);
-		used += h->size;
-	}
+		dump__round_done(d);
+	} while (end != UINT64_MAX);
 	err = used ? dump__flush_stage(out, stage, used) : 0;
 	return err ? err : perf_data__write(out, &round, sizeof(round));
 }
@@ -226,6 +372,14 @@ static int dump__fail(struct dump *d, int err, const char *what)
 {
 	snprintf(d->errbuf, sizeof(d->errbuf), "dump: %s: %s", what, strerror(-err));
 	return err;
+}
+
+/* The decompressed history goes once written: between dumps the history
+ * takes its size and no more. */
+static void dump__drop_history(struct dump *d)
+{
+	for (int s = 0; s < d->take.nr_slots; s++)
+		history_stream__release(&d->hist[s]);
 }
 
 /* Everything after the capture; 0, -ENODATA or -errno with d->errbuf. */
@@ -242,7 +396,12 @@ static int dump__run(struct dump *d)
 			return dump__fail(d, err, "indexing the ring copies");
 		dump__account_ring(d, &d->rc[i]);
 	}
-	window = d->opts.keep_all ? 0 : ring_copy__window_start(d->rc, d->nr_rings);
+	window = ring_copy__window_start(d->rc, d->nr_rings);
+	/* a history ring that lost records to the size wrapped, like a ring */
+	for (int s = 0; s < d->take.nr_slots; s++)
+		if (d->take.slot[s].dropped)
+			window = MAX(window, d->take.slot[s].first_time);
+	d->window = d->opts.keep_all ? 0 : window;
 	prelude__reset(&d->prelude);
 	data = dump__ring_tasks(d);
 	if (data < 0 || prelude__select(&d->prelude, d->fwd.p, d->fwd.len, d->log_len,
@@ -255,18 +414,6 @@ static int dump__run(struct dump *d)
 		d->st.empty++;
 		return -ENODATA;
 	}
-	d->merge.nr_streams = d->nr_rings + 1;
-	/* stream 0: tracking goes first at equal times, as it was logged first */
-	d->merge.streams[0] = (struct merge_stream){
-		.base = d->fwd.p, .offs = d->prelude.offs, .times = d->prelude.times,
-		.nr = d->prelude.nr
-	};
-	for (int i = 0; i < d->nr_rings; i++)
-		d->merge.streams[i + 1] = (struct merge_stream){
-			.base = d->rc[i].buf, .offs = d->rc[i].offs, .times = d->rc[i].times,
-			.nr = d->rc[i].nr, .trim = 1
-		};
-	merge__start(&d->merge, window);
 	err = perf_data__create(&out, d->path, d->evlist, d->errbuf, sizeof(d->errbuf));
 	if (err)
 		return err;
@@ -281,7 +428,6 @@ static int dump__run(struct dump *d)
 	}
 	d->info.first_sample_time = d->info.last_sample_time = 0;
 	err = dump__emit(d, &out);
-	d->st.trimmed = d->merge.trimmed;
 	if (err) {
 		snprintf(d->errbuf, sizeof(d->errbuf), "%s: write: %s", d->path, strerror(-err));
 		perf_data__abort(&out);
@@ -309,6 +455,7 @@ int dump__write(struct dump *d)
 	if (d->err)		/* the capture failed: nothing to write */
 		goto out;
 	d->err = dump__run(d);
+	dump__drop_history(d);
 	d->last_sample_time = d->info.last_sample_time;
 	if (!d->err)
 		d->st.dumps++;

@@ -4,7 +4,9 @@
 #include <limits.h>
 #include "util/buf.h"
 #include "util/dso-hits.h"
+#include "util/capture.h"
 #include "util/header.h"
+#include "util/history-stream.h"
 #include "util/merge.h"
 #include "util/prelude.h"
 #include "util/ring-copy.h"
@@ -22,6 +24,7 @@ struct dump_opts {
 	int buildid;		/* the BUILD_ID feature (0: -B) */
 	int buildid_all;	/* --buildid-all */
 	char buildid_dir[PATH_MAX];	/* the build-id cache to fill ("": -N) */
+	int history_slots;	/* --history: its rings (0: no history) */
 };
 
 /* What dumps did, one dump's or the sum over a session's: every field is
@@ -50,6 +53,7 @@ void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one);
 struct dump {
 	struct ring_copy *rc;
 	int nr_rings;
+	struct capture_crew *crew;	/* copies them all at once */
 	const struct evlist *evlist;	/* attrs and features of the files */
 	u64 id_sample_type;
 	struct dump_opts opts;
@@ -62,9 +66,15 @@ struct dump {
 	struct header_info info;
 	const struct held_files *held;	/* the binaries the log maps, held open */
 	int nr_held;			/* ... those of them this capture may use */
+	struct buf bpf_prog_info, bpf_btf;	/* copies info points at */
 	u64 captured_ns;		/* when the last ring was copied */
 	u64 captured_bytes;
 	u64 capture_ns;			/* trigger to every ring copied */
+	struct history_take take;	/* --history: what it held (given back when written) */
+	struct history_stream *hist;	/* each ring's share of it, read as the merge goes */
+	struct history_scan scan;	/* the raw buffers' tasks */
+	u64 *done;			/* per merge stream: records merged so far */
+	u64 window;			/* the common window's start (0: none) */
 	/* kept from dump to dump */
 	struct prelude prelude;
 	struct merge merge;
@@ -92,10 +102,11 @@ void dump__delete(struct dump *d);
 /* Bytes written in the backward rings since the last capture. */
 u64 dump__fresh_bytes(const struct dump *d);
 
-/* The recorder's part: copies every backward ring, back to back, before
- * anything else, then the tracking log and pending (which is emptied), so
+/* The recorder's part: copies every backward ring, all at once (the
+ * capture crew), before anything else, then the tracking log and pending (which is emptied), so
  * that the rest reads nothing the recorder goes on changing. trigger_ns:
- * when the dump was asked for (now_ns()). 0 or -errno with d->errbuf set. */
+ * when the dump was asked for (now_ns()). 0 or -errno with d->errbuf set.
+ * With --history the caller then moves the history into d->take. */
 int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pending,
 		  const char *path, int keep_old, const struct header_info *info,
 		  u64 trigger_ns);

@@ -1,7 +1,8 @@
-/* Whether a machine-description feature section holds what its counts
+/* Whether a machine-description or BPF feature section holds what its counts
  * say. The stock perf trusts those counts: with a lying one it crashes or
  * reads for minutes, so such a file is refused here too. */
 #include "util/header.h"
+#include "util/bpf-event.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -155,6 +156,27 @@ int header__check_feature(int feat, const void *body, u64 size, u32 nr_cpus)
 		break;
 	case HEADER_CPU_PMU_CAPS:
 		cursor__caps(&c, 0);
+		break;
+	case HEADER_BPF_PROG_INFO:
+		/* the stock perf gives up on every later feature at an entry
+		 * longer than it knows or past the section, and follows the
+		 * arrays' offsets wherever they point */
+		for (n = cursor__u32(&c); n && !c.bad; n--) {
+			u32 info_len = cursor__u32(&c), data_len = cursor__u32(&c);
+			u64 arrays = cursor__u64(&c);
+			const char *info = c.p;
+
+			cursor__take(&c, info_len);
+			cursor__take(&c, data_len);
+			if (!c.bad && bpf_prog_info__check(info, info_len, arrays, data_len))
+				c.bad = 1;
+		}
+		break;
+	case HEADER_BPF_BTF:	/* {u32 id, u32 size, data} each */
+		for (n = cursor__u32(&c); n && !c.bad; n--) {
+			cursor__u32(&c);
+			cursor__take(&c, cursor__u32(&c));
+		}
 		break;
 	case HEADER_PMU_CAPS:
 		for (n = cursor__u32(&c); n && !c.bad; n--)

@@ -221,6 +221,10 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 		      info->evlist->entries[0]->attr.use_clockid;
 	if (use_clockid)
 		feats[nfeat++] = HEADER_CLOCKID;
+	if (info->bpf_prog_info && info->bpf_btf) {
+		feats[nfeat++] = HEADER_BPF_PROG_INFO;
+		feats[nfeat++] = HEADER_BPF_BTF;
+	}
 	if (info->comp_level)	/* bit order: between CLOCKID and CLOCK_DATA */
 		feats[nfeat++] = HEADER_COMPRESSED;
 	if (use_clockid)
@@ -269,6 +273,10 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 			buf__u32(&body, info->comp_ratio);
 			buf__u32(&body, info->comp_mmap_len);
 			break;
+		case HEADER_BPF_PROG_INFO:
+			buf__add(&body, info->bpf_prog_info->p, info->bpf_prog_info->len);
+			break;
+		case HEADER_BPF_BTF: buf__add(&body, info->bpf_btf->p, info->bpf_btf->len); break;
 		case HEADER_CLOCK_DATA:
 			feat_clock_data(&body, info->evlist->entries[0]->attr.clockid);
 			break;

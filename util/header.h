@@ -33,6 +33,7 @@ enum header_feature {
 	HEADER_NUMA_TOPOLOGY, HEADER_BRANCH_STACK, HEADER_PMU_MAPPINGS, HEADER_GROUP_DESC,
 	HEADER_AUXTRACE, HEADER_STAT, HEADER_CACHE, HEADER_SAMPLE_TIME,
 	HEADER_MEM_TOPOLOGY, HEADER_CLOCKID,
+	HEADER_BPF_PROG_INFO = 25, HEADER_BPF_BTF = 26,
 	HEADER_COMPRESSED = 27, HEADER_CPU_PMU_CAPS = 28, HEADER_CLOCK_DATA = 29,
 	HEADER_PMU_CAPS = 31,
 	HEADER_FEAT_BITS = 256,
@@ -68,6 +69,8 @@ struct header_info {
 	int comp_level;		/* -z: the COMPRESSED feature (0: none) */
 	u32 comp_ratio, comp_mmap_len;
 	struct dso_hits *hits;	/* the BUILD_ID feature's DSOs (NULL: none, -B) */
+	/* BPF_PROG_INFO and BPF_BTF bodies (util/bpf-event.c); NULL: none */
+	const struct buf *bpf_prog_info, *bpf_btf;
 };
 
 /* Appends the feature table and bodies for a file whose feature area

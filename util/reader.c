@@ -746,6 +746,7 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 		return ret;
 	a = &s->evsel->attr;
 	t = a->sample_type;
+	s->cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	/* what the stock perf shows for fields the event does not sample */
 	s->period = a->sample_period;	/* the frequency, for a freq event */
 	s->data_src = PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |

@@ -64,6 +64,7 @@ struct sample {
 	const struct reader_evsel *evsel;
 	u64 id, ip, time, addr, stream_id, period;
 	u32 pid, tid, cpu;
+	u32 cpumode;	/* PERF_RECORD_MISC_KERNEL, _USER...: whose ip it is */
 	const u64 *read;	/* the read_format values: nr_read u64s */
 	u64 nr_read;
 	u64 nr_callchain;

@@ -374,7 +374,7 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 			config_period(e, opts);
 			config_callchain(e, opts);
 			if (e->overwrite < 0)
-				e->overwrite = opts->overwrite;
+				e->overwrite = opts->overwrite && !opts->history_size;
 			a->write_backward = e->overwrite;
 		}
 		config_extras(a, opts, dummy_event);

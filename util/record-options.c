@@ -336,6 +336,69 @@ static int opt_max_files(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* --history=SIZE[,LEVEL]: the flight recorder, its samples on forward
+ * rings drained into a compressed history in user memory */
+static int opt_history(const struct option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = &opt_record(opt)->opts;
+	char *comma = arg ? strchr(arg, ',') : NULL, *size = NULL;
+	u64 level = COMPRESS_LEVEL_DEFAULT;
+	int err = 0;
+
+	if (unset) {
+		opts->history_size = 0;
+		return 0;
+	}
+	size = strndup(arg, comma ? (size_t)(comma - arg) : strlen(arg));
+	if (!size)
+		err = -ENOMEM;
+	else if (parse_size(size, &opts->history_size) || !opts->history_size)
+		err = -EINVAL;
+	else if (comma && parse_u64_range(comma + 1, COMPRESS_LEVEL_MIN, COMPRESS_LEVEL_MAX, &level))
+		err = -ERANGE;
+	free(size);
+	if (err)
+		pr_err("perf record: invalid --history '%s': %s\n", arg, err == -ERANGE ?
+		       "the zstd level goes from 1 to 22" : err == -ENOMEM ? strerror(ENOMEM) :
+		       "expected SIZE[,LEVEL], e.g. 256M or 256M,3");
+	opts->history_level = level;
+	return err ? -1 : 0;
+}
+
+/* --switch-output-delay, --switch-output-max-rate; --no-... undoes them */
+static int opt_switch_delay(const struct option *opt, const char *arg, int unset)
+{
+	struct trigger *t = &opt_record(opt)->trigger;
+	int err = 0;
+
+	if (unset)
+		t->delay_ns = 0;
+	else
+		err = trigger__parse_delay(t, arg);
+	if (err)
+		pr_err("perf record: invalid --switch-output-delay '%s': %s\n", arg,
+		       err == -ERANGE ? "out of range (1ms to 1d)" :
+		       "expected a time with its unit (e.g. 500ms, 10s, 1m)");
+	return err ? -1 : 0;
+}
+
+static int opt_switch_rate(const struct option *opt, const char *arg, int unset)
+{
+	struct trigger *t = &opt_record(opt)->trigger;
+	int err = 0;
+
+	if (unset)
+		t->rate_n = 0;
+	else
+		err = trigger__parse_rate(t, arg);
+	if (err)
+		pr_err("perf record: invalid --switch-output-max-rate '%s': %s\n", arg,
+		       err == -ENOMEM ? strerror(ENOMEM) : err == -ERANGE ?
+		       "out of range (1 to 1000000 per 1ms to 1d)" :
+		       "expected N/PERIOD (e.g. 6/1h, 1/30s)");
+	return err ? -1 : 0;
+}
+
 static int opt_dump_window(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
@@ -433,6 +496,14 @@ static int record__check_opts(struct record *rec)
 		pr_err("cgroup monitoring only available in system-wide mode\n");
 		return 129;
 	}
+	if (opts->history_size && opts->overwrite) {
+		pr_err("perf record: --history and --overwrite exclude each other: a flight "
+		       "recorder keeps its samples in user memory or in backward rings\n");
+		return 129;
+	}
+	/* the history is the flight recorder with forward sample rings */
+	if (opts->history_size)
+		opts->overwrite = 1;
 	if (opts->overwrite && (opts->target.per_thread || opts->max_size)) {
 		pr_err("perf record: --overwrite and %s exclude each other: the flight recorder "
 		       "keeps per-CPU rings and sizes its dumps with -m\n",
@@ -454,13 +525,20 @@ static int record__check_opts(struct record *rec)
 		pr_err("perf record: --switch-max-files needs --switch-output\n");
 		return 129;
 	}
+	if ((rec->trigger.delay_ns || rec->trigger.rate_n) && !rec->so.kind &&
+	    !rec->switch_event && !rec->control_spec) {
+		pr_err("perf record: %s needs --switch-output\n", rec->trigger.delay_ns ?
+		       "--switch-output-delay" : "--switch-output-max-rate");
+		return 129;
+	}
 	/* a trigger event is the signal, as in perf; a control's snapshot
 	 * only means a dump for the flight recorder */
 	if ((rec->switch_event || (rec->control_spec && opts->overwrite)) && !rec->so.kind)
 		rec->so.kind = SWITCH_SIGNAL;
-	/* overwrite: -m sizes the backward sample rings; tracking has its own */
+	/* overwrite: -m sizes the backward sample rings; tracking has its own;
+	 * with --history the samples come through the forward rings */
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
-	opts->mmap_bytes = opts->overwrite ? 256 * (u64)page : ring;
+	opts->mmap_bytes = opts->overwrite && !opts->history_size ? 256 * (u64)page : ring;
 	rec->keep_tracking = opts->overwrite || rec->so.kind;
 	if (opts->comp_level && rec->data.pipe) {
 		pr_err("perf record: -z cannot compress -o -: the stock perf reads no compressed "
@@ -621,6 +699,9 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 			      "parallel threads (not supported)", opt_refuse, "", 0),
 		OPT_BOOL(0, "overwrite", &opts->overwrite, "flight recorder: samples in overwriting "
 			 "backward rings, dumped on --switch-output triggers and at the end"),
+		OPT_CB_FLAGS(0, "history", rec, "size[,level]", "flight recorder: samples drained "
+			     "into SIZE of zstd-compressed history in user memory, oldest dropped "
+			     "first, dumped as with --overwrite", opt_history, OPT_NEG),
 		OPT_CB_OPTARG(0, "switch-output", rec, "signal|size|time", "switch output (dump "
 			      "the rings with --overwrite) on SIGUSR2, every SIZE (B/K/M/G) or "
 			      "every TIME (s/m/h/d, up to 365d)", opt_switch_output, "signal",
@@ -629,6 +710,11 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 			     opt_max_files, OPT_NEG),
 		OPT_STR(0, "switch-output-event", &rec->switch_event, "event",
 			"switch output when this event occurs"),
+		OPT_CB_FLAGS(0, "switch-output-delay", rec, "time", "switch (dump) TIME after a "
+			     "signal, control or event trigger (ms/s/m/h/d)", opt_switch_delay, OPT_NEG),
+		OPT_CB_FLAGS(0, "switch-output-max-rate", rec, "n/period", "at most N signal, "
+			     "control or event triggers per PERIOD (e.g. 6/1h); more are ignored",
+			     opt_switch_rate, OPT_NEG),
 		OPT_CB(0, "dump-window", rec, "common|all", "common (default): a dump covers only "
 		       "the span every CPU's ring still holds; all: keep every record", opt_dump_window),
 		OPT_CB(0, "tracking-max-size", rec, "size", "memory cap of the task/map "

@@ -77,6 +77,17 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 	err = rec->opts.all_cgroups && (synth & SYNTH_CGROUP) ? cgroup__synthesize(b, st) : 0;
 	if (err)
 		return err;
+	/* the BPF programs loaded already, as the kernel tells of later ones */
+	err = rec->opts.no_bpf_event ? 0 : bpf_progs__synthesize(&rec->bpf, b, st);
+	if (err == -EPERM && !rec->opts.verbose)
+		err = 0;	/* not allowed to see them, as most users: no news */
+	if (err && err != -ENOMEM) {
+		pr_err("Warning: BPF programs: %s: samples in those loaded before perf are not "
+		       "named\n", strerror(-err));
+		err = 0;
+	}
+	if (err)
+		return err;
 	if (rec->opts.per_task || !(synth & SYNTH_TASK))
 		return b->err;
 	/* -B: maps without build ids, as the kernel's are then */
@@ -157,10 +168,12 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 		.flush = flush,
 		.data = rec->opts.overwrite || rec->write_failed ? NULL : &rec->data,
 		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
-		.pending = rec->opts.overwrite ? &rec->pending : NULL,
+		.pending = rec->opts.overwrite && !rec->history ? &rec->pending : NULL,
+		.history = rec->history,
 		.pending_max = rec->pending_max,
 		.trigger = rec->switch_evsel,
 		.id_sample_type = rec->tracking.id_sample_type,
+		.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
 	};
 	s64 w = drain__forward(rec->evlist, &sink, &rec->stats);
 
@@ -180,11 +193,37 @@ s64 record__drain_ready(struct record *rec)
 	return record__drain_flush(rec, rec->opts.mmap_flush);
 }
 
-void record__ask_switch(struct record *rec)
+int record__ask_switch(struct record *rec)
 {
-	if (!rec->switch_pending)
-		rec->trigger_ns = now_ns();
-	rec->switch_pending = 1;
+	struct trigger *t = &rec->trigger;
+	u64 now = now_ns();
+
+	switch (trigger__ask(t, now)) {
+	case TRIGGER_LIMITED:
+		if (!rec->opts.quiet)
+			pr_err("[ perf record: trigger ignored: over --switch-output-max-rate "
+			       "(%llu ignored so far) ]\n", (unsigned long long)t->limited);
+		return 0;
+	case TRIGGER_ACCEPTED:
+		if (t->delay_ns && rec->opts.verbose)
+			pr_err("[ perf record: trigger: switching in %.3f s "
+			       "(--switch-output-delay) ]\n", t->delay_ns / 1e9);
+		break;
+	case TRIGGER_MERGED:
+		break;
+	}
+	return 1;
+}
+
+int record__switch_due(struct record *rec)
+{
+	u64 now;
+
+	if (writer__busy(&rec->writer))
+		return 0;	/* served once the dump in progress is written */
+	now = now_ns();
+	return trigger__due(&rec->trigger, now) || record__size_reached(rec) ||
+	       (rec->so.kind == SWITCH_TIME && now >= rec->next_switch);
 }
 
 static void removed_file(const char *path, void *arg)
@@ -204,9 +243,12 @@ static char *record__next_path(struct record *rec)
 
 static struct header_info record__info(struct record *rec)
 {
+	int bpf = !rec->opts.no_bpf_event;
+
 	return (struct header_info){
 		.evlist = rec->evlist, .argc = rec->argc, .argv = rec->argv,
 		.first_sample_time = rec->stats.first_time, .last_sample_time = rec->stats.last_time,
+		.bpf_prog_info = bpf ? &rec->bpf.info : NULL, .bpf_btf = bpf ? &rec->bpf.btf : NULL,
 	};
 }
 
@@ -268,6 +310,11 @@ static int record__capture(struct record *rec)
 		pr_err("perf record: dump failed: %s\n", rec->dump->errbuf);
 		goto fail;
 	}
+	/* the history's records so far go with this dump, and no later one */
+	if (rec->history && (err = history__take(rec->history, &rec->dump->take))) {
+		pr_err("perf record: dump failed: taking the history: %s\n", strerror(-err));
+		goto fail;
+	}
 	free(path);
 	return 0;
 fail:
@@ -301,6 +348,8 @@ int record__dump_done(struct record *rec, struct dump *d)
 	}
 	rec->prelude_max = MAX(rec->prelude_max, d->prelude.records);
 	dump_stats__add(&rec->dump_stats, &d->st);
+	if (d->take.slot)
+		history__release(rec->history, &d->take);
 	record__send_acks(rec, &rec->acks_in_flight);
 	/* no later dump can hold a sample older than this one's newest */
 	if (d->last_sample_time && tracking__prune(&rec->tracking, d->last_sample_time))
@@ -421,7 +470,8 @@ int record__switch(struct record *rec)
 {
 	int err;
 
-	rec->switch_pending = 0;
+	rec->trigger_ns = rec->trigger.due_ns;
+	trigger__served(&rec->trigger);
 	if (rec->so.kind == SWITCH_TIME)
 		rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
 	if (!rec->opts.overwrite) {

@@ -2,6 +2,8 @@
 #define PERF_RECORD_H
 
 #include <linux/perf_event.h>
+#include "util/bpf-event.h"
+#include "util/bpf-sideband.h"
 #include "util/callchain.h"
 #include "util/control.h"
 #include "util/data.h"
@@ -10,6 +12,8 @@
 #include "util/switch-output.h"
 #include "util/target.h"
 #include "util/tracking.h"
+#include "util/history.h"
+#include "util/trigger.h"
 #include "util/util.h"
 #include "util/writer.h"
 
@@ -89,7 +93,9 @@ struct record_opts {
 	int all_kernel;		/* --all-kernel: exclude_user on every event */
 	int quiet;
 	int verbose;
-	int overwrite;		/* --overwrite */
+	int overwrite;		/* --overwrite, or --history: the flight recorder */
+	u64 history_size;	/* --history: bytes of compressed history (0: none) */
+	int history_level;	/* --history: its zstd level */
 	int workload;		/* a command was given */
 	int per_task;		/* events follow the workload's pid (no -a/-C) */
 };
@@ -128,6 +134,8 @@ struct record {
 	struct record_stats stats;
 	struct workload workload;
 	struct tracking tracking;	/* tasks and maps, for dumps and rotated files */
+	struct bpf_progs bpf;		/* the BPF programs seen load (not with --no-bpf-event) */
+	struct bpf_sideband bpf_sb;	/* wakes the loop when one loads */
 	int keep_tracking;
 	struct buf pending;		/* overwrite mode: forward-ring samples for the next dump */
 	u64 pending_max;		/* its cap: the oldest half goes beyond it */
@@ -135,7 +143,7 @@ struct record {
 	struct switch_output so;
 	const char *switch_event;	/* --switch-output-event */
 	struct evsel *switch_evsel;
-	int switch_pending;		/* one switch, however many triggers asked */
+	struct trigger trigger;		/* asked-for switches: delay, rate limit, the pending one */
 	u64 switch_base;		/* normal mode: data_size when this file's own data began */
 	u64 next_switch;		/* SWITCH_TIME deadline, ns */
 	u64 delay_base;			/* -D: when the workload started, ns (0: no plan to follow) */
@@ -147,8 +155,9 @@ struct record {
 	struct dump_stats dump_stats;	/* every dump's, summed */
 	u64 prelude_max;		/* the biggest prelude of one dump, in records */
 	struct dump *dump;		/* overwrite mode: the capture buffers */
+	struct history *history;	/* --history: forward records kept compressed */
 	struct writer writer;		/* writes dumps off the loop */
-	u64 trigger_ns;			/* when the pending switch was asked for */
+	u64 trigger_ns;			/* when the pending switch became due */
 	const char *control_spec;
 	struct control control;
 	int acks_owed;			/* control commands answered once their switch is done */
@@ -167,7 +176,7 @@ int record__synthesize(struct record *rec);	/* 0 or -errno, said */
  * 0 or -errno, reported. */
 int record__start_file(struct record *rec, const void *prelude, size_t len);
 /* Empties the forward rings into the file / tracking log / pending buffer.
- * Bytes drained or -errno; sets rec->switch_pending on a trigger event. */
+ * Bytes drained or -errno; asks for a switch on a trigger event. */
 s64 record__drain(struct record *rec);
 /* The same, in the loop: nothing until a ring holds --mmap-flush bytes. */
 s64 record__drain_ready(struct record *rec);
@@ -182,9 +191,14 @@ int record__dump(struct record *rec);
  * says how it went, answers the commands it served, counts it, and prunes
  * the tracking log. Its error, or 0. */
 int record__dump_done(struct record *rec, struct dump *d);
-/* A trigger: one switch, however many triggers ask; the first one's time
- * is when the dump was asked for. */
-void record__ask_switch(struct record *rec);
+/* A trigger somebody asked for (signal, control, event): one switch,
+ * however many ask, due after --switch-output-delay, unless over
+ * --switch-output-max-rate (said, counted and dropped). Whether a switch
+ * will answer it: 0 when it was dropped. */
+int record__ask_switch(struct record *rec);
+/* Is a switch due now: an asked-for one whose delay is over, or a size or
+ * time trigger? Never while the writer is busy with a dump. */
+int record__switch_due(struct record *rec);
 /* Answers *acks control commands (and zeroes the count). */
 void record__send_acks(struct record *rec, int *acks);
 /* A --switch-output trigger fired: rotate the file, or capture the rings

@@ -8,33 +8,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The smallest record these rings hold (a sample or LOST with its id
- * trailer) is 56 bytes: an index for one record per 48 rarely grows. */
-#define INDEX_BYTES_PER_RECORD 48
-
-static u64 index_entries(u64 data_bytes)
-{
-	return data_bytes / INDEX_BYTES_PER_RECORD + 1;
-}
-
 u64 ring_copy__bytes(u64 data_bytes)
 {
-	return data_bytes + index_entries(data_bytes) * (sizeof(u32) + sizeof(u64));
-}
-
-/* Anonymous memory written once now, so that no dump pays a page fault
- * for it (MAP_POPULATE alone leaves write faults behind, and in a VM a
- * first touch costs several microseconds a page); huge pages where the
- * system allows them, for fewer faults and TLB misses. */
-static void *alloc_faulted(u64 bytes)
-{
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, bytes, MADV_HUGEPAGE);
-	memset(p, 0, bytes);
-	return p;
+	return data_bytes + record_index__bytes(record_index__entries(data_bytes));
 }
 
 /* The ring's pages are mapped on first access: take those faults now too. */
@@ -59,26 +35,17 @@ int ring_copy__init(struct ring_copy *rc, struct mmap *m)
 	rc->size = size;
 	rc->last_head = mmap__read_head(m);
 	prefault_ring(m);
-	rc->buf = alloc_faulted(size);
+	rc->buf = mmap_faulted(size);
 	if (!rc->buf)
 		return -errno;
-	rc->offs_cap = index_entries(size);
-	rc->offs = alloc_faulted(rc->offs_cap * sizeof(u32));
-	if (!rc->offs)
-		return -errno;
-	rc->times = alloc_faulted(rc->offs_cap * sizeof(u64));
-	return rc->times ? 0 : -errno;
+	return record_index__init(&rc->idx, record_index__entries(size));
 }
 
 void ring_copy__exit(struct ring_copy *rc)
 {
 	if (rc->buf)
 		munmap(rc->buf, rc->size);
-	if (rc->offs)
-		munmap(rc->offs, rc->offs_cap * sizeof(u32));
-	if (rc->times)
-		munmap(rc->times, rc->offs_cap * sizeof(u64));
-	free(rc->pids);
+	record_index__exit(&rc->idx);
 	memset(rc, 0, sizeof(*rc));
 }
 
@@ -103,7 +70,7 @@ void ring_copy__capture(struct ring_copy *rc, u64 margin)
 	rc->wrapped = fresh > safe;
 	rc->start = 0;
 	rc->len = MIN(limit, safe);
-	rc->nr = 0;
+	rc->idx.nr = 0;
 	rc->head = head;
 	rc->clock = clock;
 	rc->last_head = head;
@@ -133,90 +100,9 @@ u64 ring_copy__defer_after(struct ring_copy *rc, u64 end, u64 id_sample_type)
 	return n;
 }
 
-/* Room for twice the entries; the index keeps it for later dumps. */
-static int ring_copy__grow_index(struct ring_copy *rc)
-{
-	u64 cap = rc->offs_cap * 2;
-	void *p = mremap(rc->offs, rc->offs_cap * sizeof(u32), cap * sizeof(u32), MREMAP_MAYMOVE);
-	void *t;
-
-	if (p == MAP_FAILED)
-		return -ENOMEM;
-	rc->offs = p;
-	t = mremap(rc->times, rc->offs_cap * sizeof(u64), cap * sizeof(u64), MREMAP_MAYMOVE);
-	if (t == MAP_FAILED) {
-		/* shrinking in place cannot fail: both keep the old size, or the
-		 * exit would unmap offs short */
-		(void)mremap(rc->offs, cap * sizeof(u32), rc->offs_cap * sizeof(u32), 0);
-		return -ENOMEM;
-	}
-	rc->times = t;
-	rc->offs_cap = cap;
-	return 0;
-}
-
-/* A sample of a task other than the previous sample's. 0 or -ENOMEM. */
-static int ring_copy__add_pid(struct ring_copy *rc, const struct perf_event_header *h)
-{
-	u32 pid;
-
-	if (h->size < SAMPLE_PID_OFFSET + sizeof(pid))
-		return 0;
-	memcpy(&pid, (const char *)h + SAMPLE_PID_OFFSET, sizeof(pid));
-	if (rc->nr_pids && rc->pids[rc->nr_pids - 1] == pid)
-		return 0;
-	if (rc->nr_pids == rc->pids_cap) {
-		u64 cap = rc->pids_cap ? rc->pids_cap * 2 : 256;
-		u32 *p = realloc(rc->pids, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		rc->pids = p;
-		rc->pids_cap = cap;
-	}
-	rc->pids[rc->nr_pids++] = pid;
-	return 0;
-}
-
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type)
 {
-	u64 off = rc->start, n = 0;
-
-	rc->nr_pids = rc->samples = rc->lost_records = rc->lost = 0;
-	while (off + sizeof(struct perf_event_header) <= rc->len) {
-		const struct perf_event_header *h = (const void *)(rc->buf + off);
-
-		if (!event__size_ok(h->size, rc->len - off))
-			break;
-		if (n == rc->offs_cap && ring_copy__grow_index(rc))
-			return -ENOMEM;
-		rc->times[n] = event__time(h, id_sample_type);
-		rc->offs[n++] = off;
-		off += h->size;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			rc->samples++;
-			if (ring_copy__add_pid(rc, h))
-				return -ENOMEM;
-		} else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
-			u64 lost;
-
-			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
-			rc->lost_records++;
-			rc->lost += lost;
-		}
-	}
-	/* newest first in the ring: turn them around */
-	for (u64 i = 0; i < n / 2; i++) {
-		u32 tmp = rc->offs[i];
-		u64 t = rc->times[i];
-
-		rc->offs[i] = rc->offs[n - 1 - i];
-		rc->offs[n - 1 - i] = tmp;
-		rc->times[i] = rc->times[n - 1 - i];
-		rc->times[n - 1 - i] = t;
-	}
-	rc->nr = n;
-	return 0;
+	return record_index__build(&rc->idx, rc->buf, rc->start, rc->len, id_sample_type, 1);
 }
 
 u64 ring_copy__window_start(const struct ring_copy *rcs, int n)
@@ -224,9 +110,9 @@ u64 ring_copy__window_start(const struct ring_copy *rcs, int n)
 	u64 start = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (!rcs[i].wrapped || !rcs[i].nr)
+		if (!rcs[i].wrapped || !rcs[i].idx.nr)
 			continue;
-		start = MAX(start, rcs[i].times[0]);
+		start = MAX(start, rcs[i].idx.times[0]);
 	}
 	return start;
 }

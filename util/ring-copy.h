@@ -2,6 +2,7 @@
 #define PERF_RING_COPY_H
 
 #include "util/mmap.h"
+#include "util/record-index.h"
 
 /* One backward ring and its capture buffer. The buffer is as big as the
  * ring, allocated and faulted in when the ring is mapped and reused by every
@@ -14,16 +15,7 @@ struct ring_copy {
 	u64 last_head;		/* data_head at the previous capture: new data ends here */
 	char *buf;		/* capture buffer, m's data size */
 	u64 size;
-	u32 *offs;		/* record index into buf, oldest first; grows, is kept */
-	u64 *times;		/* and each record's time, read on the index's one walk */
-	u64 offs_cap;
-	u64 nr;
-	/* what the index saw on its way, so nobody walks the copy again */
-	u32 *pids;		/* the tasks of the samples, one entry per run of a task */
-	u64 nr_pids, pids_cap;
-	u64 samples;
-	u64 lost_records;	/* PERF_RECORD_LOST */
-	u64 lost;		/* the samples they say the kernel dropped */
+	struct record_index idx;	/* of the latest capture, oldest first; kept */
 	/* the latest capture */
 	u64 head;		/* data_head when copied */
 	u64 clock;		/* CLOCK_MONOTONIC just before the copy */
@@ -55,17 +47,14 @@ u64 ring_copy__fresh(const struct ring_copy *rc);
  * the moment another CPU's ring was copied. Call before the index. Returns
  * the records given back. */
 u64 ring_copy__defer_after(struct ring_copy *rc, u64 end, u64 id_sample_type);
-/* Indexes the complete records of the capture, oldest first. Stops at a
- * zero header (never written), a bad size, or a record crossing len (torn).
- * Reads every record's time (layout id_sample_type), counts samples and
- * losses and lists the samples' tasks on the way. 0
- * with nr set, or -ENOMEM (a dump never goes out silently cut). */
+/* Indexes the complete records of the capture into rc->idx, oldest first
+ * (record_index__build()). 0 or -ENOMEM. */
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type);
 
 static inline const struct perf_event_header *ring_copy__record(const struct ring_copy *rc,
 								  u64 i)
 {
-	return (const struct perf_event_header *)(rc->buf + rc->offs[i]);
+	return (const struct perf_event_header *)(rc->buf + rc->idx.offs[i]);
 }
 
 /* The common window start of a dump: the newest "oldest record time" among

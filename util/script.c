@@ -4,6 +4,7 @@
 #include "util/script.h"
 #include "util/comm-map.h"
 #include "util/event.h"
+#include "util/machine.h"
 #include "util/reader.h"
 
 #include <errno.h>
@@ -37,6 +38,8 @@ struct script {
 	u64 fields;		/* -F: 1 << FIELD_*, 0 for the default lines */
 	int name_width;		/* -F event: the longest event name */
 	int data_src_width;	/* -F data_src: the widest one printed yet */
+	struct dsos *dsos;	/* -F sym or dso: the DSOs and the maps to them */
+	struct machine machine;
 };
 
 struct rec_ref {
@@ -169,7 +172,7 @@ enum field {
 	FIELD_COMM, FIELD_TID, FIELD_PID, FIELD_TIME, FIELD_CPU, FIELD_PERIOD, FIELD_EVENT,
 	FIELD_TRACE, FIELD_ADDR, FIELD_DATA_SRC, FIELD_WEIGHT, FIELD_INS_LAT, FIELD_CGROUP,
 	FIELD_IP, FIELD_IREGS, FIELD_UREGS, FIELD_PHYS_ADDR, FIELD_DATA_PAGE_SIZE,
-	FIELD_CODE_PAGE_SIZE,
+	FIELD_CODE_PAGE_SIZE, FIELD_SYM, FIELD_DSO, FIELD_SYMOFF,
 };
 
 /* Each field, the sample_type bit its event must have (0: any event) and
@@ -198,6 +201,10 @@ static const struct field_def {
 	[FIELD_PHYS_ADDR] = { "phys_addr", PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
 	[FIELD_DATA_PAGE_SIZE] = { "data_page_size", PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
 	[FIELD_CODE_PAGE_SIZE] = { "code_page_size", PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
+	/* printed with ip, after it, as the stock perf does */
+	[FIELD_SYM] = { "sym", PERF_SAMPLE_IP, "IP" },
+	[FIELD_DSO] = { "dso", PERF_SAMPLE_IP, "IP" },
+	[FIELD_SYMOFF] = { "symoff", PERF_SAMPLE_IP, "IP" },
 };
 
 #define HAS(s, f) ((s)->fields & (1ULL << (f)))
@@ -227,6 +234,10 @@ static int script__parse_fields(struct script *s, const char *list)
 	}
 	if (!s->fields) {
 		fprintf(s->o->msg, "perf script: -F: no field named\n");
+		return -EINVAL;
+	}
+	if (HAS(s, FIELD_SYMOFF) && !HAS(s, FIELD_SYM)) {
+		fprintf(s->o->msg, "perf script: -F symoff: an offset needs its symbol: add sym\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -448,6 +459,47 @@ static void print_data_src(struct script *s, u64 ds)
 	fprintf(s->out, "%-*s", s->data_src_width, line);
 }
 
+/* -F sym,symoff,dso after an address: resolved in the maps as they are
+ * at the sample's time; nothing without those fields. */
+static void print_sym(struct script *s, const struct sample *smp, u32 cpumode, u64 ip)
+{
+	struct addr_loc al;
+
+	if (!s->dsos)
+		return;
+	machine__resolve(&s->machine, smp->pid, cpumode, ip, &al);
+	addr_loc__fprintf(&al, s->out, HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF), HAS(s, FIELD_DSO));
+}
+
+/* Each address of the callchain a line; the context markers say whose
+ * addresses follow. With symbols, the stock perf shows an address as the
+ * offset in its DSO. */
+static void print_chain(struct script *s, const struct sample *smp)
+{
+	u32 cpumode = smp->cpumode;
+
+	for (u64 i = 0; i < smp->nr_callchain; i++) {
+		u64 ip = smp->callchain[i];
+		struct addr_loc al;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+				  ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
+				  PERF_RECORD_MISC_HYPERVISOR;
+			continue;
+		}
+		if (!s->dsos) {
+			fprintf(s->out, "\t%16llx\n", (unsigned long long)ip);
+			continue;
+		}
+		machine__resolve(&s->machine, smp->pid, cpumode, ip, &al);
+		fprintf(s->out, "\t%16llx", (unsigned long long)al.rel);
+		addr_loc__fprintf(&al, s->out, HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF),
+				  HAS(s, FIELD_DSO));
+		fputc('\n', s->out);
+	}
+}
+
 static void print_fields(struct script *s, const struct sample *smp, const char *comm)
 {
 	const struct reader_evsel *e = smp->evsel;
@@ -493,12 +545,10 @@ static void print_fields(struct script *s, const struct sample *smp, const char 
 	if (HAS(s, FIELD_IP)) {
 		if (chain) {
 			fputc('\n', s->out);
-			for (u64 i = 0; i < smp->nr_callchain; i++)
-				if (smp->callchain[i] < PERF_CONTEXT_MAX)
-					fprintf(s->out, "\t%16llx\n",
-						(unsigned long long)smp->callchain[i]);
+			print_chain(s, smp);
 		} else {
 			fprintf(s->out, " %16llx", (unsigned long long)smp->ip);
+			print_sym(s, smp, smp->cpumode, smp->ip);
 		}
 	}
 	if (HAS(s, FIELD_IREGS))
@@ -632,6 +682,24 @@ static int print_read_sample(struct script *s, const struct sample *smp)
 	return 0;
 }
 
+/* An MMAP or MMAP2 (body checked) into the maps -F sym,dso look in. */
+static int script__mmap(struct script *s, const struct perf_event_header *h, size_t fixed)
+{
+	const char *b = (const char *)(h + 1);
+	u64 start, len, pgoff;
+	u32 pid;
+	u8 bid_len = 0;
+
+	memcpy(&pid, b, 4);
+	memcpy(&start, b + 8, 8);
+	memcpy(&len, b + 16, 8);
+	memcpy(&pgoff, b + 24, 8);
+	if (h->type == PERF_RECORD_MMAP2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		bid_len = MIN((u8)b[32], BUILD_ID_SIZE);
+	return machine__mmap(&s->machine, pid, start, len, pgoff, b + fixed,
+			     (const u8 *)b + 36, bid_len);
+}
+
 static int process(struct script *s, const struct perf_event_header *h)
 {
 	struct perf_reader *r = &s->reader;
@@ -685,6 +753,8 @@ static int process(struct script *s, const struct perf_event_header *h)
 			return -EINVAL;
 		/* a new thread starts with its parent's name; the children of
 		 * the idle task (kthreadd, init) with "swapper" */
+		if (h->type == PERF_RECORD_FORK && s->dsos && machine__fork(&s->machine, ids[0], ids[1]))
+			return -ENOMEM;
 		if (h->type == PERF_RECORD_FORK && !comm_map__get(s->comms, ids[2]) &&
 		    (comm_map__get(s->comms, ids[3]) || !ids[3]) &&
 		    comm_map__set(s->comms, ids[0], ids[2],
@@ -717,7 +787,7 @@ static int process(struct script *s, const struct perf_event_header *h)
 			return -EINVAL;
 		if (s->o->show_mmap)
 			print_mmap(s, h, e, &sid);
-		return 0;
+		return s->dsos ? script__mmap(s, h, fixed) : 0;
 	}
 	}
 	return 0;
@@ -749,6 +819,17 @@ static void report_bad_record(struct script *s, const struct perf_event_header *
 		fprintf(s->o->msg, "perf script: %s: %s\n", s->o->input, strerror(-rc));
 }
 
+/* The maps -F sym,dso look in, for the kernel the file's build id says. */
+static int script__machine_init(struct script *s)
+{
+	u64 size = 0;
+	const void *body = reader__feature(&s->reader, HEADER_BUILD_ID, &size);
+	u8 bid[BUILD_ID_SIZE];
+	int len = body ? build_id_feature__kernel(body, size, bid) : 0;
+
+	return machine__init(&s->machine, s->dsos, bid, len);
+}
+
 int script__run(const struct script_opts *o)
 {
 	struct script s = { .o = o, .out = o->out };
@@ -768,6 +849,12 @@ int script__run(const struct script_opts *o)
 	}
 	s.comms = comm_map__new();
 	s.raw = calloc(1, RAW_ROOM);
+	if ((HAS(&s, FIELD_SYM) || HAS(&s, FIELD_DSO)) &&
+	    (!(s.dsos = dsos__new(o->buildid_dir)) || script__machine_init(&s))) {
+		rc = -ENOMEM;
+		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
+		goto out;
+	}
 	if (!s.comms || !s.raw) {
 		rc = -ENOMEM;
 		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
@@ -799,6 +886,8 @@ out:
 	free(c.refs);
 	free(s.raw);
 	comm_map__delete(s.comms);
+	machine__exit(&s.machine);
+	dsos__delete(s.dsos);
 	id_hash__exit(&s.cgroups);
 	for (size_t i = 0; i < s.read_prev.cap; i++)
 		free(s.read_prev.owners[i]);

@@ -7,6 +7,7 @@ struct script_opts {
 	const char *input;
 	int show_task, show_mmap;
 	const char *fields;	/* -F: comma-separated field names, or NULL */
+	const char *buildid_dir;	/* the build-id cache; NULL: $PERF_BUILDID_DIR or ~/.debug */
 	FILE *out;	/* the text */
 	FILE *msg;	/* warnings and the error, one line each */
 };

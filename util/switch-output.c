@@ -11,10 +11,6 @@
 
 int switch_output__parse(struct switch_output *so, const char *spec)
 {
-	static const struct { char unit; u64 ns; } times[] = {
-		{ 's', 1000000000ULL }, { 'm', 60000000000ULL },
-		{ 'h', 3600000000000ULL }, { 'd', 86400000000000ULL },
-	};
 	size_t len;
 	u64 v;
 	int err;
@@ -35,23 +31,12 @@ int switch_output__parse(struct switch_output *so, const char *spec)
 		so->size = v;
 		return 0;
 	}
-	for (size_t i = 0; len >= 2 && i < ARRAY_SIZE(times); i++) {
-		char *num;
-
-		if (spec[len - 1] != times[i].unit)
-			continue;
-		num = strndup(spec, len - 1);
-		if (!num)
-			return -ENOMEM;
-		err = parse_u64_range(num, 1, SWITCH_OUTPUT_MAX_NS / times[i].ns, &v);
-		free(num);
-		if (err)
-			return err;
-		so->kind = SWITCH_TIME;
-		so->period_ns = v * times[i].ns;
-		return 0;
-	}
-	return -EINVAL;
+	err = parse_duration(spec, 1000000000ULL, SWITCH_OUTPUT_MAX_NS, &v);
+	if (err)
+		return err;
+	so->kind = SWITCH_TIME;
+	so->period_ns = v;
+	return 0;
 }
 
 char *switch_output__name(struct switch_output *so, const char *base)

@@ -77,8 +77,8 @@ static size_t tid_slot(const struct tid_map *d, u32 tid)
 }
 
 /* Keeps the records for which keep[i] (i: their order in the log) holds,
- * in order; the rest are counted as evicted. */
-static void tracking__compact(struct tracking *t, const unsigned char *keep)
+ * in order; the rest are counted in *dropped. */
+static void tracking__compact(struct tracking *t, const unsigned char *keep, u64 *dropped)
 {
 	size_t out = 0, i = 0;
 
@@ -90,7 +90,7 @@ static void tracking__compact(struct tracking *t, const unsigned char *keep)
 			memmove(t->log.p + out, h, size);
 			out += size;
 		} else {
-			t->evicted_records++;
+			(*dropped)++;
 			t->nr_records--;
 		}
 		off += size;
@@ -98,9 +98,18 @@ static void tracking__compact(struct tracking *t, const unsigned char *keep)
 	t->log.len = out;
 }
 
+/* Records that name kernel code: the kernel's maps (pid -1), and the
+ * KSYMBOL and BPF_EVENT records of kernel symbols such as BPF programs
+ * (pruned once unloaded, so what is left of them names live code). */
+static int names_kernel_code(const struct perf_event_header *h)
+{
+	return h->type == PERF_RECORD_KSYMBOL || h->type == PERF_RECORD_BPF_EVENT ||
+	       (is_task_record(h->type) && *(const u32 *)(h + 1) == (u32)-1);
+}
+
 /* Over the cap, what goes first is what is least likely to be needed: a
  * task's older names (a later COMM of the same thread supersedes them),
- * then the oldest records, but never the kernel's maps (pid -1), without
+ * then the oldest records, but never those naming kernel code, without
  * which no kernel sample resolves. Evicting by age alone would drop the
  * kernel map and a live task's MMAP2s while keeping hundreds of its stale
  * names. */
@@ -153,21 +162,131 @@ static void tracking__evict(struct tracking *t)
 			i++;
 		}
 	}
-	/* still over: the oldest, the kernel's maps aside, down to half the cap */
+	/* still over: the oldest, kernel code's names aside, down to half the cap */
 	i = 0;
 	tracking__for_each(t, h) {
 		if (bytes <= t->cap / 2)
 			break;
-		if (keep[i] && !(is_task_record(h->type) && *(const u32 *)(h + 1) == (u32)-1)) {
+		if (keep[i] && !names_kernel_code(h)) {
 			keep[i] = 0;
 			bytes -= h->size;
 		}
 		i++;
 	}
-	tracking__compact(t, keep);
+	tracking__compact(t, keep, &t->evicted_records);
 	free(keep);
 	free(last.tids);
 	free(last.offs);
+}
+
+/* A kernel symbol's records: KSYMBOL by address, BPF_EVENT by program id. */
+struct ksym_key {
+	u64 key;
+	u32 type;
+	u64 off;	/* of an end (unregister, unload) before the prune time, + 1 */
+};
+
+/* h's key, and in *ends whether h ends its symbol; 0 if h is neither. */
+static int ksym_key(const struct perf_event_header *h, struct ksym_key *k, int *ends)
+{
+	const char *p = (const char *)(h + 1);
+	u16 v;
+
+	k->type = h->type;
+	if (h->type == PERF_RECORD_KSYMBOL && h->size >= sizeof(*h) + 16) {
+		memcpy(&k->key, p, sizeof(k->key));
+		memcpy(&v, p + 14, sizeof(v));	/* flags */
+		*ends = v & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;
+		return 1;
+	}
+	if (h->type == PERF_RECORD_BPF_EVENT && h->size >= sizeof(*h) + 8) {
+		u32 id;
+
+		memcpy(&v, p, sizeof(v));
+		memcpy(&id, p + 4, sizeof(id));
+		k->key = id;
+		*ends = v == PERF_BPF_EVENT_PROG_UNLOAD;
+		return 1;
+	}
+	return 0;
+}
+
+static int ksym_key__cmp(const void *a, const void *b)
+{
+	const struct ksym_key *x = a, *y = b;
+
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The last end of k's symbol in ends (sorted), or NULL. */
+static const struct ksym_key *ksym_last_end(const struct ksym_key *ends, size_t n,
+					    struct ksym_key k)
+{
+	size_t lo = 0, hi = n;
+
+	k.off = UINT64_MAX;
+	while (lo < hi) {	/* the first one after every end of k's symbol */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ksym_key__cmp(&ends[mid], &k) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ends[lo - 1].type != k.type || ends[lo - 1].key != k.key)
+		return NULL;
+	return &ends[lo - 1];
+}
+
+/* Drops the KSYMBOL and BPF_EVENT records of kernel symbols (BPF
+ * programs) unregistered before `before`, as exited tasks are dropped: no
+ * later sample can land in them. An address reused by a later program
+ * keeps that one's records. 0 or -ENOMEM. */
+static int tracking__prune_ksyms(struct tracking *t, u64 before)
+{
+	struct ksym_key *ends = NULL, k;
+	size_t n = 0, cap = 0, i = 0, nrec = 0;
+	unsigned char *keep;
+	int end;
+
+	tracking__for_each(t, h) {
+		nrec++;
+		if (!ksym_key(h, &k, &end) || !end || event__time(h, t->id_sample_type) >= before)
+			continue;
+		if (n == cap) {
+			struct ksym_key *grown = realloc(ends, (cap = cap ? cap * 2 : 16) * sizeof(*ends));
+
+			if (!grown) {
+				free(ends);
+				return -ENOMEM;
+			}
+			ends = grown;
+		}
+		k.off = (const char *)h - t->log.p + 1;
+		ends[n++] = k;
+	}
+	if (!n)
+		return 0;
+	keep = malloc(nrec);
+	if (!keep) {
+		free(ends);
+		return -ENOMEM;
+	}
+	/* sorted by key, then offset: the last end of a key is the last of its run */
+	qsort(ends, n, sizeof(*ends), ksym_key__cmp);
+	tracking__for_each(t, h) {
+		const struct ksym_key *e = ksym_key(h, &k, &end) ? ksym_last_end(ends, n, k) : NULL;
+
+		keep[i++] = !e || (u64)((const char *)h - t->log.p) >= e->off;
+	}
+	tracking__compact(t, keep, &t->pruned_records);
+	free(keep);
+	free(ends);
+	return 0;
 }
 
 int tracking__prune(struct tracking *t, u64 before)
@@ -226,6 +345,8 @@ int tracking__prune(struct tracking *t, u64 before)
 	}
 	free(d.tids);
 	free(d.offs);
+	if (tracking__prune_ksyms(t, before))
+		err = -ENOMEM;
 	if (t->cap && t->log.len > t->cap)
 		tracking__evict(t);
 	if (t->held)

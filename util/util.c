@@ -45,6 +45,29 @@ int parse_u64_range(const char *s, u64 min, u64 max, u64 *val)
 	return 0;
 }
 
+int parse_duration(const char *s, u64 min_ns, u64 max_ns, u64 *ns)
+{
+	static const struct { const char *unit; u64 ns; } units[] = {
+		{ "ms", 1000000ULL }, { "s", 1000000000ULL }, { "m", 60000000000ULL },
+		{ "h", 3600000000000ULL }, { "d", 86400000000000ULL },
+	};
+	unsigned long long v;
+	char *end;
+	int err = parse_leading(s, &v, &end);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v > max_ns / units[i].ns || v * units[i].ns < min_ns)
+			return -ERANGE;
+		*ns = v * units[i].ns;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int parse_size(const char *s, u64 *bytes)
 {
 	unsigned long long v;

@@ -28,6 +28,10 @@ int parse_size(const char *s, u64 *bytes);
 int parse_u64(const char *s, u64 *val);
 /* parse_u64() of a value that must lie in [min, max]: -ERANGE outside. */
 int parse_u64_range(const char *s, u64 min, u64 max, u64 *val);
+/* Parses a time with a unit, "500ms", "30s", "5m", "1h", "2d", into
+ * nanoseconds; 0, -EINVAL for junk or no unit, -ERANGE outside
+ * [min_ns, max_ns]. */
+int parse_duration(const char *s, u64 min_ns, u64 max_ns, u64 *ns);
 /* The largest sample period and frequency the kernel can take: it refuses a
  * period with bit 63 set, and caps frequencies with an int sysctl
  * (perf_event_max_sample_rate). */

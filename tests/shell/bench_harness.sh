@@ -25,6 +25,18 @@ for metric in "ms, tracepoint, 1MB rings" "dump MB, tracepoint, 1MB rings" \
 		grep -F "| $metric |" "$md" | grep -q "| $v | [0-9]" || fail "no number in '$metric' for $v"
 	done
 done
+# --history against the stock's normal record (cost) and --overwrite (reach)
+for metric in "recorder CPU s per GB (this: --history=64M; stock: normal record)" \
+	      "cpu-clock s of history per MiB of recorder memory" \
+	      "tracepoint s of history per MiB of recorder memory"; do
+	for v in stock this; do
+		grep -F "| $metric |" "$md" | grep -q "| $v | [0-9]" || fail "no number in '$metric' for $v"
+	done
+done
+for metric in "ms, full 8M history" "ms, full 8M history, -z" \
+	      "s, 64M of --history (from the compressed rate)"; do
+	grep -F "| $metric | this | " "$md" | grep -q '| this | [0-9]' || fail "no number in '$metric'"
+done
 # the value cell itself, after the variant: '| [0-9]' alone would match "| 2a ..."
 grep -F "| 2a blind window -a | events lost per dump | this | " "$md" | grep -q '| this | [0-9]' ||
 	fail "no -a blind window number for this"

@@ -112,7 +112,7 @@ done || exit 1
 "$STOCK" report -i b.data --header-only -I 2>/dev/null | grep -q 'build_id' &&
 	fail "-B: a BUILD_ID feature"
 [ -e "$TMP/ncache" ] && fail "-B: the cache was filled"
-# PERF_BUILDID_DIR as the stock honours it
+# PERF_BUILDID_DIR, which this perf honours (the stock only sets it for its scripts)
 PERF_BUILDID_DIR=$TMP/ecache "$PERF" record -q -e cpu-clock -o e.data "$HOT" 10000000 ||
 	fail "record with PERF_BUILDID_DIR"
 [ -d "$TMP/ecache/.build-id/${hot_bid:0:2}/${hot_bid:2}" ] || fail "PERF_BUILDID_DIR: no cache entry"

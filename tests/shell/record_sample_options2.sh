@@ -28,7 +28,8 @@ hook() {	# stock|this DIR ARGS...: the attr files of one recording of kill(1)
 		PERF_TEST_ATTR=$d "$STOCK" record -B -N --no-bpf-event -o "$d/perf.data" "$@" \
 			-- kill >/dev/null 2>&1
 	else
-		PERF_TEST_ATTR=$d LD_PRELOAD=$PRELOAD "$PERF" record -o "$d/perf.data" "$@" -- kill \
+		# --no-bpf-event as the stock's: no BPF side-band dummy beside the tracking one
+		PERF_TEST_ATTR=$d LD_PRELOAD=$PRELOAD "$PERF" record --no-bpf-event -o "$d/perf.data" "$@" -- kill \
 			> /dev/null 2> "$d.err"
 		! grep -q -E 'Sanitizer|runtime error' "$d.err" || fail "record $*: $(cat "$d.err")"
 	fi

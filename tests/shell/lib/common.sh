@@ -7,7 +7,8 @@ PERF=${PERF:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/perf}
 STOCK=${STOCK_PERF:-/usr/bin/perf}
 # not /tmp/perf-*: stock perf reads such paths as JIT perf-map files
 TMP=$(mktemp -d /tmp/frtest.XXXXXX)
-# the build-id cache both perfs fill: the test's own, never the user's ~/.debug
+# the build-id cache this perf fills (and hands the stock perf it runs as
+# --buildid-dir): the test's own, never the user's ~/.debug
 export PERF_BUILDID_DIR=$TMP/.debug
 BG_PIDS=()
 

@@ -1,0 +1,569 @@
+/* perf daemon: runs the record sessions of a config file in the
+ * background, restarts those that die, follows the config as it changes;
+ * and the client commands that list, ping, signal and stop them. */
+#include "builtin.h"
+#include "util/daemon-client.h"
+#include "util/daemon-config.h"
+#include "util/daemon-session.h"
+#include "util/daemon-status.h"
+#include "util/parse-options.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PING_TIMEOUT_MS 10000
+#define SIGNAL_TIMEOUT_MS 60000		/* a dump of big rings to a slow disk */
+#define STOP_TIMEOUT_MS 30000
+
+struct daemon_opts {
+	int verbose;
+	const char *sep;
+	const char *config;
+	const char *base;
+	int foreground;
+	const char *session;
+};
+
+struct daemon {
+	struct daemon_opts *opts;
+	struct daemon_config *config;
+	struct session_list sessions;
+	char config_path[PATH_MAX];
+	const char *config_name;	/* its last component, for inotify */
+	char perf_exe[PATH_MAX];
+	int lock_fd, sig_fd, ino_fd;
+	time_t started;
+};
+
+static const char *const daemon_usage[] = {
+	"perf daemon [<options>]",
+	"perf daemon start  [<options>]",
+	"perf daemon stop   [<options>]",
+	"perf daemon signal [<options>]",
+	"perf daemon ping   [<options>]",
+	NULL
+};
+
+/* The config named by --config, else the default one; with the base. */
+static struct daemon_config *load_config(struct daemon_opts *o, int base_only, char *path,
+					 size_t sz)
+{
+	char err[1024], home[PATH_MAX];
+	struct daemon_config *c;
+
+	snprintf(path, sz, "%s", o->config ? o->config : daemon_config__default_path(home, sizeof(home)));
+	c = daemon_config__new(path, o->base, base_only, err, sizeof(err));
+	if (!c)
+		pr_err("perf daemon: %s\n", err);
+	return c;
+}
+
+/* ---- the daemon ---- */
+
+static void daemon__write_status(struct daemon *d)
+{
+	if (!d->sessions.changed)
+		return;
+	d->sessions.changed = 0;
+	daemon_status__write(d->config->base, getpid(), d->started, &d->sessions);
+}
+
+/* A config that does not parse, or moves the base, is refused whole: the
+ * sessions go on as the last good one said. */
+static void daemon__reload(struct daemon *d)
+{
+	char err[1024];
+	struct daemon_config *c = daemon_config__new(d->config_path, d->opts->base, 0, err,
+						   sizeof(err));
+
+	if (!c) {
+		daemon_log("config not reloaded, the last good one stays: %s", err);
+		return;
+	}
+	if (strcmp(c->base, d->config->base)) {
+		daemon_log("config not reloaded, the last good one stays: %s: base changed from %s "
+			   "to %s: restart the daemon for that", c->path, d->config->base, c->base);
+		daemon_config__delete(c);
+		return;
+	}
+	daemon_config__delete(d->config);
+	d->config = c;
+	d->sessions.base = c->base;	/* the same path, in the new config's memory */
+	daemon_log("config %s reloaded: %d session(s)", c->path, c->nr_sessions);
+	session_list__apply(&d->sessions, c);
+}
+
+/* True when an inotify event of the config's directory is about the
+ * config file: written and closed, or renamed into place by an editor. */
+static int daemon__config_touched(struct daemon *d)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int touched = 0;
+	ssize_t n;
+
+	while ((n = read(d->ino_fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+
+			if (ev->len && !strcmp(ev->name, d->config_name))
+				touched = 1;
+			p += sizeof(*ev) + ev->len;
+		}
+	}
+	return touched;
+}
+
+static void daemon__reap(struct daemon *d)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		session_list__reaped(&d->sessions, pid, status);
+}
+
+/* Returns 1 when a stop was asked for. */
+static int daemon__signals(struct daemon *d)
+{
+	struct signalfd_siginfo si;
+	int stop = 0;
+
+	while (read(d->sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			daemon__reap(d);
+		else if (si.ssi_signo == SIGHUP)
+			daemon__reload(d);
+		else
+			stop = 1;
+	}
+	return stop;
+}
+
+/* The loop: sleeps in poll() until a signal, a config change or a
+ * session's planned restart or kill; never busy. */
+static int daemon__loop(struct daemon *d)
+{
+	int stopping = 0;
+
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = d->sig_fd, .events = POLLIN },
+			{ .fd = stopping ? -1 : d->ino_fd, .events = POLLIN },
+		};
+
+		daemon__write_status(d);
+		if (stopping && !session_list__running(&d->sessions))
+			break;
+		if (poll(pfd, 2, session_list__timeout_ms(&d->sessions)) < 0 && errno != EINTR) {
+			daemon_log("poll: %s", strerror(errno));
+			session_list__stop_all(&d->sessions);
+			stopping = 1;
+		}
+		if ((pfd[0].revents & POLLIN) && daemon__signals(d) && !stopping) {
+			daemon_log("stopping %d session(s)", session_list__running(&d->sessions));
+			session_list__stop_all(&d->sessions);
+			stopping = 1;
+		}
+		if (!stopping && (pfd[1].revents & POLLIN) && daemon__config_touched(d))
+			daemon__reload(d);
+		session_list__tick(&d->sessions);
+	}
+	daemon_log("stopped");
+	return 0;
+}
+
+/* errno, saved before anything can change it, into "failed: perf daemon:
+ * WHAT: why" for `start` to print. Returns -errno. */
+static int start_error(char *err, size_t errsz, const char *what)
+{
+	int e = errno;
+
+	snprintf(err, errsz, "failed: perf daemon: %s: %s", what, strerror(e));
+	return -e;
+}
+
+/* Everything that can fail before the daemon is up, so that `perf daemon
+ * start` can say it (and exit non-zero) rather than the log. */
+static int daemon__setup(struct daemon *d, char *err, size_t errsz)
+{
+	char dir[PATH_MAX], *slash;
+	sigset_t set;
+	ssize_t n;
+
+	d->lock_fd = daemon_lock__take(d->config->base, err, errsz);
+	if (d->lock_fd < 0)
+		return d->lock_fd;
+	if (!realpath(d->config->path, d->config_path))
+		return start_error(err, errsz, d->config->path);
+	snprintf(dir, sizeof(dir), "%s", d->config_path);
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	d->config_name = strrchr(d->config_path, '/') + 1;
+	n = readlink("/proc/self/exe", d->perf_exe, sizeof(d->perf_exe) - 1);
+	if (n < 0)
+		return start_error(err, errsz, "/proc/self/exe");
+	d->perf_exe[n] = '\0';
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	d->sig_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	d->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (d->sig_fd < 0 || d->ino_fd < 0 ||
+	    inotify_add_watch(d->ino_fd, *dir ? dir : "/", IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
+		return start_error(err, errsz, "signalfd or inotify of the config's directory");
+	d->sessions.perf_exe = d->perf_exe;
+	d->sessions.base = d->config->base;
+	d->sessions.changed = 1;
+	d->started = time(NULL);
+	umask(077);
+	return chdir("/") ? start_error(err, errsz, "chdir /") : 0;
+}
+
+/* Detached: stdin from /dev/null, stdout and stderr to BASE/output. */
+static int daemon__redirect(struct daemon *d, char *err, size_t errsz)
+{
+	char path[PATH_MAX];
+	int out, in, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/output", d->config->base);
+	out = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (out < 0 || in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		ret = start_error(err, errsz, path);
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (ret)
+		return ret;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	return 0;
+}
+
+static void daemon__exit(struct daemon *d)
+{
+	char path[PATH_MAX];
+
+	session_list__delete(&d->sessions);
+	if (d->lock_fd >= 0) {
+		snprintf(path, sizeof(path), "%s/status", d->config->base);
+		unlink(path);
+		close(d->lock_fd);
+	}
+	if (d->sig_fd >= 0)
+		close(d->sig_fd);
+	if (d->ino_fd >= 0)
+		close(d->ino_fd);
+	daemon_config__delete(d->config);
+}
+
+/* The parent of a background start waits for the daemon's word: "ok", or
+ * the one line that says why it could not start. */
+static int wait_for_daemon(int fd, const char *base)
+{
+	char msg[PATH_MAX + 1024];
+	ssize_t n, got = 0;
+
+	while ((n = read(fd, msg + got, sizeof(msg) - 1 - got)) > 0 ||
+	       (n < 0 && errno == EINTR))
+		got += n > 0 ? n : 0;
+	msg[got] = '\0';
+	close(fd);
+	if (!strcmp(msg, "ok"))
+		return 0;
+	if (got)
+		pr_err("%s\n", msg);
+	else
+		pr_err("failed: perf daemon ended while starting: see %s/output\n", base);
+	return 1;
+}
+
+static int cmd_daemon_start(struct daemon_opts *o)
+{
+	struct daemon d = { .opts = o, .lock_fd = -1, .sig_fd = -1, .ino_fd = -1 };
+	char path[PATH_MAX], err[PATH_MAX + 1024] = "";
+	int report[2] = { -1, -1 }, ret;
+
+	d.config = load_config(o, 0, path, sizeof(path));
+	if (!d.config)
+		return 1;
+	if (!o->foreground) {
+		pid_t pid;
+
+		if (pipe2(report, O_CLOEXEC) || (pid = fork()) < 0) {
+			pr_err("failed: perf daemon: fork: %s\n", strerror(errno));
+			daemon_config__delete(d.config);
+			return 1;
+		}
+		if (pid > 0) {
+			close(report[1]);
+			ret = wait_for_daemon(report[0], d.config->base);
+			daemon_config__delete(d.config);
+			return ret;
+		}
+		close(report[0]);
+		setsid();
+	}
+	ret = daemon__setup(&d, err, sizeof(err));
+	if (!ret && !o->foreground)
+		ret = daemon__redirect(&d, err, sizeof(err));
+	if (ret) {
+		if (o->foreground)
+			pr_err("%s\n", err);
+		else if (write_all(report[1], err, strlen(err)))
+			ret = -EPIPE;	/* the parent is gone: nobody to tell */
+		daemon__exit(&d);
+		return 1;
+	}
+	daemon_log("started on %s (pid %d), config %s", d.config->base, (int)getpid(),
+		   d.config_path);
+	/* the sessions are listed once `start` returns (they answer a ping
+	 * once their recorders are up) */
+	session_list__apply(&d.sessions, d.config);
+	daemon__write_status(&d);
+	if (!o->foreground) {
+		if (write_all(report[1], "ok", 2))
+			daemon_log("the starting command went away");
+		close(report[1]);
+	}
+	ret = daemon__loop(&d);
+	daemon__exit(&d);
+	return ret;
+}
+
+/* ---- the client commands ---- */
+
+/* The status of the daemon owning the config's base, or NULL after saying
+ * why. */
+static struct daemon_status *client_status(struct daemon_opts *o, char **base)
+{
+	char path[PATH_MAX];
+	struct daemon_config *c = load_config(o, 1, path, sizeof(path));
+	struct daemon_status *st = NULL;
+	pid_t owner;
+
+	*base = NULL;
+	if (!c)
+		return NULL;
+	owner = daemon_lock__owner(c->base);
+	if (owner <= 0)
+		pr_err("perf daemon: no daemon runs on %s%s%s\n", c->base, owner ? ": " : "",
+		       owner ? strerror(-owner) : "");
+	else if (!(st = daemon_status__new(c->base)))
+		pr_err("perf daemon: %s/status: %s\n", c->base, strerror(errno));
+	else if (st->pid != owner)
+		st->pid = owner;	/* the lock is the truth */
+	if (st && !(*base = strdup(c->base))) {
+		daemon_status__delete(st);
+		st = NULL;
+	}
+	daemon_config__delete(c);
+	return st;
+}
+
+static long up_minutes(time_t started)
+{
+	time_t now = time(NULL);
+
+	return started > 0 && now > started ? (long)(now - started) / 60 : 0;
+}
+
+static int cmd_daemon_list(struct daemon_opts *o)
+{
+	char *base;
+	struct daemon_status *st = client_status(o, &base);
+	const char *x = o->sep;
+
+	if (!st)
+		return 1;
+	if (x)
+		printf("%d%sdaemon%s%s%s%s/output%s%s/lock%s%ld\n", (int)st->pid, x, x, base, x,
+		       base, x, base, x, up_minutes(st->started));
+	else
+		printf("[%d:daemon] base: %s\n", (int)st->pid, base);
+	if (!x && o->verbose)
+		printf("  output:  %s/output\n  lock:    %s/lock\n  up:      %ld minutes\n",
+		       base, base, up_minutes(st->started));
+	for (int i = 0; i < st->nr; i++) {
+		struct status_session *s = &st->sessions[i];
+		long up = s->pid > 0 ? up_minutes(s->started) : 0;
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s/session-%s", base, s->name);
+		if (x)
+			printf("%d%s%s%s%s%s%s%s%s/output%s%s/control%s%s/ack%s%ld\n", (int)s->pid,
+			       x, s->name, x, s->run, x, dir, x, dir, x, dir, x, dir, x, up);
+		else
+			printf("[%d:%s] perf record %s\n", (int)s->pid, s->name, s->run);
+		if (!x && o->verbose)
+			printf("  base:    %s\n  output:  %s/output\n  control: %s/control\n"
+			       "  ack:     %s/ack\n  up:      %ld minutes\n", dir, dir, dir, dir, up);
+	}
+	daemon_status__delete(st);
+	free(base);
+	return 0;
+}
+
+static const char *client_error(int err)
+{
+	return err == -ENXIO ? "not running" : err == -ETIMEDOUT ? "no ack in time" :
+	       err == -EPIPE ? "it ended" : strerror(-err);
+}
+
+/* ping and signal: each session, or the one --session names. */
+static int cmd_daemon_each(struct daemon_opts *o, int signal_it)
+{
+	char *base, dir[PATH_MAX], dump[PATH_MAX + 64];
+	struct daemon_status *st = client_status(o, &base);
+	int found = 0, failed = 0;
+
+	if (!st)
+		return 1;
+	signal(SIGPIPE, SIG_IGN);	/* a recorder that ends as we write */
+	for (int i = 0; i < st->nr; i++) {
+		struct status_session *s = &st->sessions[i];
+		int err;
+
+		if (o->session && strcmp(o->session, s->name))
+			continue;
+		found = 1;
+		snprintf(dir, sizeof(dir), "%s/session-%s", base, s->name);
+		if (!signal_it) {
+			err = session__ping(dir, PING_TIMEOUT_MS);
+			if (err)
+				printf("%-4s %s (%s)\n", "FAIL", s->name, client_error(err));
+			else
+				printf("%-4s %s\n", "OK", s->name);
+			failed |= !!err;
+			continue;
+		}
+		err = session__snapshot(dir, SIGNAL_TIMEOUT_MS, dump, sizeof(dump));
+		if (err)
+			pr_err("perf daemon: signal: session %s: %s\n", s->name, client_error(err));
+		else if (!dump[0])
+			pr_err("perf daemon: signal: session %s [%d]: acked without a dump (see %s/output)\n",
+			       s->name, (int)s->pid, dir);
+		else
+			printf("%s\n", dump);
+		failed |= !!err;
+	}
+	if (o->session && !found) {
+		if (signal_it)
+			pr_err("perf daemon: signal: no session '%s'\n", o->session);
+		else
+			printf("%-4s %s (not found)\n", "FAIL", o->session);
+		failed = 1;
+	}
+	fflush(stdout);
+	daemon_status__delete(st);
+	free(base);
+	return failed;
+}
+
+/* SIGTERM to the lock's owner, then wait (a pidfd: no polling) until it
+ * and so its sessions are gone. */
+static int cmd_daemon_stop(struct daemon_opts *o)
+{
+	char path[PATH_MAX];
+	struct daemon_config *c = load_config(o, 1, path, sizeof(path));
+	struct pollfd pfd = { .events = POLLIN };
+	pid_t owner;
+
+	if (!c)
+		return 1;
+	owner = daemon_lock__owner(c->base);
+	if (owner <= 0) {
+		pr_err("perf daemon: stop: no daemon runs on %s\n", c->base);
+		daemon_config__delete(c);
+		return 1;
+	}
+	pfd.fd = (int)syscall(SYS_pidfd_open, owner, 0);
+	if (kill(owner, SIGTERM)) {
+		pr_err("perf daemon: stop: pid %d: %s\n", (int)owner, strerror(errno));
+		daemon_config__delete(c);
+		return 1;
+	}
+	if (pfd.fd >= 0) {
+		if (poll(&pfd, 1, STOP_TIMEOUT_MS) == 0)
+			pr_err("perf daemon: stop: pid %d still runs after %d s\n", (int)owner,
+			       STOP_TIMEOUT_MS / 1000);
+		close(pfd.fd);
+	}
+	daemon_config__delete(c);
+	return 0;
+}
+
+enum daemon_cmd { CMD_LIST, CMD_START, CMD_STOP, CMD_SIGNAL, CMD_PING };
+
+int cmd_daemon(int argc, const char **argv)
+{
+	static const char *const names[] = { "", "start", "stop", "signal", "ping" };
+	struct daemon_opts o = { 0 };
+	const struct option options[] = {
+		OPT_COUNT('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_STR('x', "field-separator", &o.sep, "sep", "print fields separated by sep"),
+		OPT_STR(0, "config", &o.config, "file", "config file path"),
+		OPT_STR(0, "base", &o.base, "dir", "base directory (overrides the config's)"),
+		OPT_BOOL('f', "foreground", &o.foreground, "start: stay in the foreground"),
+		OPT_STR(0, "session", &o.session, "name", "signal, ping: this session only"),
+		OPT_TERMINATOR
+	};
+	enum daemon_cmd cmd = CMD_LIST;
+
+	argc = parse_options(argc, argv, options, daemon_usage);
+	if (argc < 0)
+		return argc == PARSE_OPT_HELP ? 0 : 129;
+	if (argc > 0) {
+		for (size_t i = 1; i < ARRAY_SIZE(names) && cmd == CMD_LIST; i++)
+			if (!strcmp(argv[0], names[i]))
+				cmd = i;
+		if (cmd == CMD_LIST) {
+			pr_err("perf daemon: unknown command '%s': start, stop, signal or ping\n",
+			       argv[0]);
+			return 129;
+		}
+		argc = parse_options(argc, argv, options, daemon_usage);
+		if (argc < 0)
+			return argc == PARSE_OPT_HELP ? 0 : 129;
+		if (argc > 0) {
+			pr_err("perf daemon %s: unexpected argument '%s'\n", names[cmd], argv[0]);
+			return 129;
+		}
+	}
+	if (o.foreground && cmd != CMD_START) {
+		pr_err("perf daemon: -f is for start only\n");
+		return 129;
+	}
+	if (o.session && cmd != CMD_SIGNAL && cmd != CMD_PING) {
+		pr_err("perf daemon: --session is for signal and ping only\n");
+		return 129;
+	}
+	switch (cmd) {
+	case CMD_START:
+		return cmd_daemon_start(&o);
+	case CMD_STOP:
+		return cmd_daemon_stop(&o);
+	case CMD_SIGNAL:
+		return cmd_daemon_each(&o, 1);
+	case CMD_PING:
+		return cmd_daemon_each(&o, 0);
+	default:
+		return cmd_daemon_list(&o);
+	}
+}

@@ -1,0 +1,185 @@
+/* The compressed history (util/history.c) on numbered records: the newest
+ * survive in order, the oldest go first and are counted, memory stays
+ * within the size, and no record is in two takes. */
+#include "tests/tests.h"
+#include "util/history.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a sample-sized record: header, then its number and time; the size
+ * varies a little and two words are noise, as addresses in real records
+ * are: it compresses, but not to nothing */
+struct numbered {
+	struct perf_event_header h;
+	u64 n, time, pad[8];
+};
+
+static void numbered__make(struct numbered *r, u64 n)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.type = PERF_RECORD_SAMPLE;
+	r->h.size = sizeof(*r) - (n % 3) * 8;
+	r->n = n;
+	r->time = 1000 + n;
+	r->pad[0] = n * 7;
+	r->pad[1] = n * 0x9e3779b97f4a7c15ULL;
+	r->pad[2] = r->pad[1] ^ (r->pad[1] >> 29);
+}
+
+/* slot of record n: three slots in turns, as CPUs interleave */
+#define SLOTS 3
+#define SLOT_OF(n) ((int)((n) % SLOTS))
+
+/* Reads one take back: every slot's records in order, numbers of that
+ * slot only, contiguous from the first kept up to *last[slot]. Returns
+ * the records read, or -1 with the reason printed. */
+static s64 take__check(struct history_take *t, u64 last[SLOTS], u64 first[SLOTS])
+{
+	s64 total = 0;
+
+	for (int s = 0; s < SLOTS; s++) {
+		struct buf out = { 0 };
+		u64 expect = 0, n = 0;
+		size_t off = 0;
+
+		if (history_take__read(t, s, &out)) {
+			fprintf(stderr, "  slot %d does not read back\n", s);
+			return -1;
+		}
+		while (off < out.len) {
+			const struct numbered *r = (const void *)(out.p + off);
+
+			if (r->h.size < 24 || off + r->h.size > out.len || SLOT_OF(r->n) != s ||
+			    (n && r->n != expect) || r->time != 1000 + r->n || r->pad[0] != r->n * 7) {
+				fprintf(stderr, "  slot %d: record %llu at %zu is wrong (expected %llu)\n",
+					s, (unsigned long long)r->n, off, (unsigned long long)expect);
+				buf__release(&out);
+				return -1;
+			}
+			if (!n)
+				first[s] = r->n;
+			expect = r->n + SLOTS;
+			off += r->h.size;
+			n++;
+		}
+		if (n && expect - SLOTS != last[s]) {
+			fprintf(stderr, "  slot %d ends at %llu, not %llu\n", s,
+				(unsigned long long)(expect - SLOTS), (unsigned long long)last[s]);
+			buf__release(&out);
+			return -1;
+		}
+		total += n;
+		buf__release(&out);
+	}
+	return total;
+}
+
+static int test_history(struct test_ctx *ctx)
+{
+	struct history_take t;
+	struct history *h;
+	struct numbered r;
+	u64 last[SLOTS] = { 0 }, first[SLOTS], size = history__min_size(SLOTS) * 2, n;
+	u64 raw_bytes, taken_before = 0;
+	s64 got;
+
+	errno = 0;
+	TEST_ASSERT(!history__new(SLOTS, history__min_size(SLOTS) - 1, 1) && errno == EINVAL,
+		    "a size below the minimum");
+	TEST_ASSERT(!history__new(SLOTS, size, 0) && errno == EINVAL &&
+		    !history__new(SLOTS, size, 23) && errno == EINVAL, "zstd levels 1..22");
+	h = history__new(SLOTS, size, 1);
+	TEST_ASSERT(h, "history of %llu bytes", (unsigned long long)size);
+	raw_bytes = (u64)SLOTS * h->chunk_bytes;
+	TEST_ASSERT(raw_bytes <= size / 8, "raw buffers %llu of %llu", (unsigned long long)raw_bytes,
+		    (unsigned long long)size);
+
+	/* far more than fits: the history wraps many times */
+	for (n = 1; n <= 400000; n++) {
+		numbered__make(&r, n);
+		TEST_ASSERT(!history__add(h, SLOT_OF(n), &r.h, r.time), "add %llu", (unsigned long long)n);
+		last[SLOT_OF(n)] = n;
+		TEST_ASSERT(h->used + raw_bytes <= h->size, "over the size at %llu: %llu",
+			    (unsigned long long)n, (unsigned long long)h->used);
+	}
+	TEST_ASSERT(h->st.dropped_chunks > 10, "it wrapped (%llu chunks dropped)",
+		    (unsigned long long)h->st.dropped_chunks);
+	TEST_ASSERT(h->st.chunk_bytes_out * 2 < h->st.chunk_bytes_in, "compressed %llu to %llu",
+		    (unsigned long long)h->st.chunk_bytes_in, (unsigned long long)h->st.chunk_bytes_out);
+	TEST_ASSERT(history__add(h, SLOTS, &r.h, 0) == -EINVAL, "slot out of range");
+
+	TEST_ASSERT(!history__take(h, &t), "take");
+	TEST_ASSERT(history__take(h, &t) == -EBUSY, "one take at a time");
+	/* what a dump learns before it decompresses: every record is a sample */
+	{
+		struct history_scan scan = { 0 };
+		u64 samples = 0;
+
+		for (int s = 0; s < SLOTS; s++) {
+			for (const struct history_chunk *c = t.slot[s].oldest; c; c = c->next) {
+				TEST_ASSERT(c->samples == c->nr_records && c->nr_pids >= 1,
+					    "chunk scan: %llu samples of %u records, %u tasks",
+					    (unsigned long long)c->samples, c->nr_records, c->nr_pids);
+				samples += c->samples;
+			}
+			TEST_ASSERT(!history_scan__records(&scan, t.slot[s].raw, t.slot[s].raw_len),
+				    "raw scan");
+			samples += scan.samples;
+		}
+		history_scan__exit(&scan);
+		TEST_ASSERT(samples == t.records, "scans count %llu samples of %llu",
+			    (unsigned long long)samples, (unsigned long long)t.records);
+	}
+	got = take__check(&t, last, first);
+	TEST_ASSERT(got > 0, "the first take reads back");
+	TEST_ASSERT((u64)got == t.records, "%lld records read, the take said %llu", (long long)got,
+		    (unsigned long long)t.records);
+	TEST_ASSERT((u64)got + h->st.dropped_records == h->st.records, "kept %lld + dropped %llu "
+		    "!= %llu", (long long)got, (unsigned long long)h->st.dropped_records,
+		    (unsigned long long)h->st.records);
+	/* the oldest went first, whichever slot: what is kept of every slot
+	 * starts at about the same place */
+	for (int s = 1; s < SLOTS; s++)
+		TEST_ASSERT(first[s] + 2 * (u64)h->chunk_bytes / 48 * SLOTS > first[0] &&
+			    first[0] + 2 * (u64)h->chunk_bytes / 48 * SLOTS > first[s],
+			    "slot %d kept from %llu, slot 0 from %llu", s,
+			    (unsigned long long)first[s], (unsigned long long)first[0]);
+	TEST_LOG(ctx, "  kept %lld of %llu records, ratio %.1f\n", (long long)got,
+		 (unsigned long long)h->st.records,
+		 (double)h->st.chunk_bytes_in / h->st.chunk_bytes_out);
+
+	/* while the take is out the history goes on; the next take holds only
+	 * what came after the first, all of it */
+	for (; n <= 400000 + 3000; n++) {
+		numbered__make(&r, n);
+		TEST_ASSERT(!history__add(h, SLOT_OF(n), &r.h, r.time), "add %llu", (unsigned long long)n);
+		last[SLOT_OF(n)] = n;
+	}
+	taken_before = h->st.dropped_records;
+	history__release(h, &t);
+	TEST_ASSERT(!t.slot && !h->taken, "released");
+	TEST_ASSERT(!history__take(h, &t), "second take");
+	got = take__check(&t, last, first);
+	TEST_ASSERT(got == 3000 && h->st.dropped_records == taken_before,
+		    "second take: %lld records, want the 3000 since the first", (long long)got);
+	for (int s = 0; s < SLOTS; s++)
+		TEST_ASSERT(first[s] > 400000, "slot %d: record %llu was in the first take too", s,
+			    (unsigned long long)first[s]);
+	history__release(h, &t);
+
+	/* an empty take reads nothing */
+	TEST_ASSERT(!history__take(h, &t) && t.records == 0 && take__check(&t, last, first) == 0,
+		    "empty take");
+	history__release(h, &t);
+	history__delete(h);
+	history__delete(NULL);
+	return TEST_OK;
+}
+
+const struct test_suite suite_history = {
+	"history", "Compressed user-space history: numbered records wrap many times, the newest "
+	"survive in order, the oldest go first and are counted, memory within the size",
+	test_history,
+};

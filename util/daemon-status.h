@@ -1,0 +1,45 @@
+#ifndef PERF_DAEMON_STATUS_H
+#define PERF_DAEMON_STATUS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct session_list;
+
+/* BASE/lock: one daemon per base. The daemon holds a write lock on it for
+ * its lifetime (the kernel drops it when the daemon dies, however it dies),
+ * so the owner is asked of the kernel, never read from a pid in a file. */
+
+/* Takes the lock. The locked fd (kept open by the caller for its
+ * lifetime), or -errno with errbuf saying why; -EAGAIN when another daemon
+ * owns BASE ("failed: another perf daemon (pid N) owns BASE"). */
+int daemon_lock__take(const char *base, char *errbuf, size_t errsz);
+/* The pid of the daemon owning BASE, 0 when none does, -errno. */
+pid_t daemon_lock__owner(const char *base);
+
+/* BASE/status: the daemon's pid and start, and each session's pid, start
+ * and run, rewritten (temp name, then rename) whenever one changes, for
+ * `perf daemon` (the listing), ping and signal. */
+int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
+			 const struct session_list *l);
+
+struct status_session {
+	char *name, *run;
+	pid_t pid;
+	time_t started;
+};
+
+struct daemon_status {
+	pid_t pid;
+	time_t started;
+	struct status_session *sessions;
+	int nr;
+};
+
+/* Reads BASE/status. A status the caller frees with
+ * daemon_status__delete(), or NULL with errno set. */
+struct daemon_status *daemon_status__new(const char *base);
+void daemon_status__delete(struct daemon_status *st);
+
+#endif

@@ -1,0 +1,354 @@
+/* The compressed user-space history of a flight recorder: chunks per
+ * ring, oldest dropped first. */
+#include "util/history.h"
+#include "util/event.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+/* a slot's share of size, in chunks: one of them is its raw buffer */
+#define CHUNKS_PER_SLOT 8
+
+u64 history__min_size(int nr_slots)
+{
+	return (u64)nr_slots * CHUNKS_PER_SLOT * HISTORY_CHUNK_MIN;
+}
+
+/* The biggest power of two that gives every slot its share, within the
+ * chunk limits: bigger chunks compress better, smaller ones drop less
+ * history at a time. */
+static u32 chunk_bytes_for(u64 size, int nr_slots)
+{
+	u64 share = size / ((u64)nr_slots * CHUNKS_PER_SLOT);
+	u32 c = HISTORY_CHUNK_MIN;
+
+	while ((u64)c * 2 <= share && c < HISTORY_CHUNK_MAX)
+		c *= 2;
+	return c;
+}
+
+struct history *history__new(int nr_slots, u64 size, int level)
+{
+	struct history *h;
+
+	if (nr_slots <= 0 || size < history__min_size(nr_slots) || level < 1 ||
+	    level > ZSTD_maxCLevel()) {
+		errno = EINVAL;
+		return NULL;
+	}
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return NULL;
+	h->nr_slots = nr_slots;
+	h->size = size;
+	h->level = level;
+	h->chunk_bytes = chunk_bytes_for(size, nr_slots);
+	h->slot = calloc(nr_slots, sizeof(*h->slot));
+	h->cctx = ZSTD_createCCtx();
+	if (!h->slot || !h->cctx)
+		goto fail;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_compressionLevel, level)))
+		goto fail;
+	for (int i = 0; i < nr_slots; i++) {
+		h->slot[i].raw = malloc(h->chunk_bytes);
+		if (!h->slot[i].raw)
+			goto fail;
+	}
+	return h;
+fail:
+	history__delete(h);
+	errno = ENOMEM;
+	return NULL;
+}
+
+static void chunks__free(struct history_chunk *c)
+{
+	while (c) {
+		struct history_chunk *next = c->next;
+
+		free(c);
+		c = next;
+	}
+}
+
+void history__delete(struct history *h)
+{
+	if (!h)
+		return;
+	for (int i = 0; h->slot && i < h->nr_slots; i++) {
+		chunks__free(h->slot[i].oldest);
+		free(h->slot[i].raw);
+	}
+	free(h->slot);
+	history_scan__exit(&h->scan);
+	ZSTD_freeCCtx(h->cctx);
+	free(h);
+}
+
+static u64 chunk__bytes(const struct history_chunk *c)
+{
+	return sizeof(*c) + c->nr_pids * sizeof(u32) + c->len;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int history_scan__records(struct history_scan *s, const char *recs, u32 len)
+{
+	u32 prev = 0, n = 0;
+
+	s->samples = s->lost_records = s->lost = 0;
+	s->nr_pids = 0;
+	for (u32 off = 0; off + sizeof(struct perf_event_header) <= len;) {
+		const struct perf_event_header *h = (const void *)(recs + off);
+
+		if (!event__size_ok(h->size, len - off))
+			break;
+		off += h->size;
+		if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
+			u64 lost;
+
+			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+			s->lost_records++;
+			s->lost += lost;
+			continue;
+		}
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		s->samples++;
+		if (h->size < SAMPLE_PID_OFFSET + sizeof(u32))
+			continue;
+		memcpy(&prev, (const char *)h + SAMPLE_PID_OFFSET, sizeof(prev));
+		/* runs of one task are the rule: list each run once */
+		if (s->nr_pids && s->pids[s->nr_pids - 1] == prev)
+			continue;
+		if (s->nr_pids == s->pids_cap) {
+			u32 cap = s->pids_cap ? s->pids_cap * 2 : 64;
+			u32 *p = realloc(s->pids, cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			s->pids = p;
+			s->pids_cap = cap;
+		}
+		s->pids[s->nr_pids++] = prev;
+	}
+	if (s->nr_pids > 1)
+		qsort(s->pids, s->nr_pids, sizeof(*s->pids), cmp_u32);
+	for (u32 i = 0; i < s->nr_pids; i++)
+		if (!n || s->pids[n - 1] != s->pids[i])
+			s->pids[n++] = s->pids[i];
+	s->nr_pids = n;
+	return 0;
+}
+
+void history_scan__exit(struct history_scan *s)
+{
+	free(s->pids);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Drops the chunk whose newest record is the oldest of all slots: what
+ * goes is the least recent history whichever ring it came from. 0 when
+ * there was none to drop. */
+static int history__drop_oldest(struct history *h)
+{
+	struct history_slot *victim = NULL;
+	struct history_chunk *c;
+
+	for (int i = 0; i < h->nr_slots; i++) {
+		c = h->slot[i].oldest;
+		if (c && (!victim || c->last_time < victim->oldest->last_time))
+			victim = &h->slot[i];
+	}
+	if (!victim)
+		return 0;
+	c = victim->oldest;
+	victim->oldest = c->next;
+	if (!victim->oldest)
+		victim->newest = NULL;
+	h->used -= chunk__bytes(c);
+	victim->dropped += c->nr_records;
+	h->st.dropped_records += c->nr_records;
+	h->st.dropped_bytes += c->raw_len;
+	h->st.dropped_chunks++;
+	free(c);
+	return 1;
+}
+
+/* The slot's full raw buffer becomes a chunk, within size. */
+static int history__seal(struct history *h, struct history_slot *s)
+{
+	size_t bound = ZSTD_compressBound(s->raw_len), len, pids;
+	u64 raw_bytes = (u64)h->nr_slots * h->chunk_bytes;
+	struct history_chunk *c, *shrunk;
+
+	if (history_scan__records(&h->scan, s->raw, s->raw_len))
+		return -ENOMEM;
+	pids = h->scan.nr_pids * sizeof(u32);
+	c = malloc(sizeof(*c) + pids + bound);
+	if (!c)
+		return -ENOMEM;
+	len = ZSTD_compress2(h->cctx, (char *)c->data + pids, bound, s->raw, s->raw_len);
+	if (ZSTD_isError(len)) {
+		free(c);
+		return -ENOMEM;	/* zstd fails on a bound-sized output only for memory */
+	}
+	shrunk = realloc(c, sizeof(*c) + pids + len);
+	c = shrunk ? shrunk : c;
+	memcpy(c->data, h->scan.pids, pids);
+	/* field by field: a struct assignment would also write the padding
+	 * that data[] begins in */
+	c->next = NULL;
+	c->first_time = s->raw_first;
+	c->last_time = s->raw_last;
+	c->nr_records = s->raw_nr;
+	c->raw_len = s->raw_len;
+	c->len = len;
+	c->samples = h->scan.samples;
+	c->lost_records = h->scan.lost_records;
+	c->lost = h->scan.lost;
+	c->nr_pids = h->scan.nr_pids;
+	h->st.chunk_bytes_in += s->raw_len;
+	h->st.chunk_bytes_out += len;
+	while (h->used + chunk__bytes(c) + raw_bytes > h->size && history__drop_oldest(h))
+		;
+	if (s->newest)
+		s->newest->next = c;
+	else
+		s->oldest = c;
+	s->newest = c;
+	h->used += chunk__bytes(c);
+	s->raw_len = s->raw_nr = 0;
+	return 0;
+}
+
+int history__add(struct history *h, int slot, const struct perf_event_header *rec, u64 time)
+{
+	struct history_slot *s;
+
+	if (slot < 0 || slot >= h->nr_slots)
+		return -EINVAL;
+	s = &h->slot[slot];
+	if (s->raw_len + rec->size > h->chunk_bytes && history__seal(h, s)) {
+		/* no memory for a chunk: the raw buffer's records go, counted */
+		h->st.dropped_records += s->raw_nr;
+		h->st.dropped_bytes += s->raw_len;
+		s->dropped += s->raw_nr;
+		s->raw_len = s->raw_nr = 0;
+	}
+	if (!s->raw_nr)
+		s->raw_first = time;
+	s->raw_last = time;
+	memcpy(s->raw + s->raw_len, rec, rec->size);
+	s->raw_len += rec->size;
+	s->raw_nr++;
+	h->st.records++;
+	h->st.bytes += rec->size;
+	return 0;
+}
+
+int history__take(struct history *h, struct history_take *t)
+{
+	if (h->taken)
+		return -EBUSY;
+	memset(t, 0, sizeof(*t));
+	t->slot = calloc(h->nr_slots, sizeof(*t->slot));
+	if (!t->slot)
+		return -ENOMEM;
+	t->nr_slots = h->nr_slots;
+	/* the slots' next raw buffers first: a take that fails moves nothing */
+	for (int i = 0; i < h->nr_slots; i++) {
+		t->slot[i].raw = malloc(h->chunk_bytes);
+		if (!t->slot[i].raw) {
+			history__release(h, t);
+			return -ENOMEM;
+		}
+	}
+	for (int i = 0; i < h->nr_slots; i++) {
+		struct history_slot *s = &h->slot[i];
+		struct history_take_slot *ts = &t->slot[i];
+		char *fresh = ts->raw;
+
+		ts->oldest = s->oldest;
+		for (const struct history_chunk *c = s->oldest; c; c = c->next) {
+			ts->bytes += c->raw_len;
+			t->records += c->nr_records;
+		}
+		ts->first_time = s->oldest ? s->oldest->first_time : s->raw_nr ? s->raw_first : 0;
+		ts->raw = s->raw;
+		s->raw = fresh;
+		ts->raw_len = s->raw_len;
+		ts->raw_nr = s->raw_nr;
+		ts->bytes += s->raw_len;
+		ts->dropped = s->dropped;
+		t->records += s->raw_nr;
+		s->dropped = 0;
+		s->oldest = s->newest = NULL;
+		s->raw_len = s->raw_nr = 0;
+	}
+	h->used = 0;
+	h->taken = 1;
+	return 0;
+}
+
+void history_cursor__init(struct history_cursor *cur, const struct history_take *t, int slot)
+{
+	cur->next = t->slot[slot].oldest;
+	cur->raw_done = 0;
+}
+
+int history_take__next(struct history_take *t, int slot, struct history_cursor *cur,
+		       struct buf *out)
+{
+	const struct history_chunk *c = cur->next;
+	size_t at = out->len, got;
+
+	if (!c) {
+		if (cur->raw_done)
+			return 0;
+		cur->raw_done = 1;
+		buf__add(out, t->slot[slot].raw, t->slot[slot].raw_len);
+		return out->err ? -ENOMEM : 1;
+	}
+	if (!t->dctx && !(t->dctx = ZSTD_createDCtx()))
+		return -ENOMEM;
+	buf__zero(out, c->raw_len);
+	if (out->err)
+		return -ENOMEM;
+	got = ZSTD_decompressDCtx(t->dctx, out->p + at, c->raw_len,
+				  (const char *)c->data + c->nr_pids * sizeof(u32), c->len);
+	if (ZSTD_isError(got) || got != c->raw_len)
+		return -EINVAL;
+	cur->next = c->next;
+	return 1;
+}
+
+int history_take__read(struct history_take *t, int slot, struct buf *out)
+{
+	struct history_cursor cur;
+	int got;
+
+	history_cursor__init(&cur, t, slot);
+	while ((got = history_take__next(t, slot, &cur, out)) > 0)
+		;
+	return got;
+}
+
+void history__release(struct history *h, struct history_take *t)
+{
+	for (int i = 0; i < t->nr_slots; i++) {
+		chunks__free(t->slot[i].oldest);
+		free(t->slot[i].raw);
+	}
+	free(t->slot);
+	ZSTD_freeDCtx(t->dctx);
+	memset(t, 0, sizeof(*t));
+	h->taken = 0;
+}

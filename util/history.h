@@ -1,0 +1,136 @@
+#ifndef PERF_HISTORY_H
+#define PERF_HISTORY_H
+
+#include <linux/perf_event.h>
+#include "util/buf.h"
+
+/* A flight recorder's history in user memory (issue 12's design): the
+ * records drained from each CPU's forward ring, in that ring's order, kept
+ * as independent zstd frames ("chunks") per slot (a ring). User memory is
+ * neither pinned nor capped by perf_event_mlock_kb, and perf records
+ * compress well, so the same memory reaches much further back than a
+ * backward ring. Memory is bounded by size: when the chunks and the open
+ * buffers would exceed it, the chunk whose newest record is the oldest of
+ * all slots goes first, counted.
+ *
+ * Each slot fills a raw buffer; a full one is compressed into a chunk.
+ * history__take() hands everything recorded so far to a dump, raw buffers
+ * included, and the slots go on in new ones, so a dump costs the loop no
+ * copy and no compression; history__release() frees what the dump took,
+ * and there is one take at a time. */
+/* What a walk over records saw: what a dump must know of a chunk before
+ * it decompresses it (the tasks its prelude names, whether there is data
+ * at all), counted once when the chunk is made. */
+struct history_scan {
+	u64 samples, lost_records, lost;
+	u32 *pids;			/* the samples' tasks, each once, sorted */
+	u32 nr_pids, pids_cap;
+};
+
+/* Counts the samples and losses among len bytes of whole records and lists
+ * their tasks into s (its arrays grow and are kept: history_scan__exit()
+ * frees them). 0 or -ENOMEM. */
+int history_scan__records(struct history_scan *s, const char *recs, u32 len);
+void history_scan__exit(struct history_scan *s);
+
+struct history_chunk {
+	struct history_chunk *next;	/* the next newer chunk of the slot */
+	u64 first_time, last_time;
+	u64 samples, lost_records, lost;
+	u32 nr_records;
+	u32 raw_len;			/* bytes once decompressed */
+	u32 len;			/* compressed bytes */
+	u32 nr_pids;
+	u32 data[];			/* nr_pids tasks, then the compressed bytes */
+};
+
+static inline const u32 *history_chunk__pids(const struct history_chunk *c)
+{
+	return c->data;
+}
+
+struct history_slot {
+	struct history_chunk *oldest, *newest;
+	char *raw;			/* the records not yet in a chunk */
+	u32 raw_len, raw_nr;
+	u64 raw_first, raw_last;
+	u64 dropped;			/* records dropped since the last take */
+};
+
+struct history_stats {
+	u64 records, bytes;		/* taken in (bytes as drained) */
+	u64 dropped_records, dropped_bytes, dropped_chunks;	/* to stay within size */
+	u64 chunk_bytes_in, chunk_bytes_out;	/* compression: raw and compressed */
+};
+
+struct history {
+	struct history_slot *slot;
+	int nr_slots;
+	u64 size;			/* memory cap: chunks and raw buffers */
+	u32 chunk_bytes;		/* raw bytes compressed into one chunk */
+	int level;			/* zstd level */
+	void *cctx;			/* ZSTD_CCtx */
+	u64 used;			/* bytes of chunks (headers included) */
+	int taken;			/* a take is out: no second one before its release */
+	struct history_scan scan;	/* scratch of the chunk being made */
+	struct history_stats st;
+};
+
+/* What one take holds: per slot, its chunks and the raw buffer it was
+ * filling, all now the take's. */
+struct history_take {
+	int nr_slots;
+	struct history_take_slot {
+		struct history_chunk *oldest;
+		char *raw;
+		u32 raw_len, raw_nr;
+		u64 first_time;		/* of its oldest record (0: empty) */
+		u64 bytes;		/* decompressed, raw buffer included */
+		u64 dropped;		/* records dropped before it: the slot wrapped */
+	} *slot;
+	u64 records;
+	void *dctx;			/* ZSTD_DCtx of the reads, made by the first */
+};
+
+/* Where a read of one slot of a take stands: its chunks oldest first,
+ * then its raw buffer. */
+struct history_cursor {
+	const struct history_chunk *next;
+	int raw_done;
+};
+
+#define HISTORY_CHUNK_MIN (64U << 10)	/* the biggest record (64K) fits a chunk */
+#define HISTORY_CHUNK_MAX (1U << 20)
+/* The smallest size for nr slots: eight chunks of the smallest size each,
+ * one of them the raw buffer. */
+u64 history__min_size(int nr_slots);
+
+/* A history of nr_slots slots in size bytes, compressed at zstd level
+ * (1..22). NULL with errno set: EINVAL for a size below
+ * history__min_size() or a bad level, ENOMEM. Freed by history__delete(),
+ * which takes half-built ones. */
+struct history *history__new(int nr_slots, u64 size, int level);
+void history__delete(struct history *h);
+
+/* Appends one record (h->size bytes, contiguous) of slot, whose time is
+ * time; a slot's records come in its ring's order. 0, -ENOMEM (the record
+ * is dropped and counted), or -EINVAL for a slot out of range. */
+int history__add(struct history *h, int slot, const struct perf_event_header *rec, u64 time);
+
+/* Moves every record recorded so far into t (allocating t->slot and new raw
+ * buffers for the history, freed by history__release()); the history goes
+ * on empty. 0, -EBUSY while a take is out, -ENOMEM (nothing moved). */
+int history__take(struct history *h, struct history_take *t);
+void history_cursor__init(struct history_cursor *cur, const struct history_take *t, int slot);
+/* Appends the next piece of slot's records (a chunk decompressed, or the
+ * raw buffer) to out: 1, 0 when none is left, -ENOMEM, or -EINVAL for a
+ * chunk that does not decompress to what it said (memory corruption:
+ * never expected). */
+int history_take__next(struct history_take *t, int slot, struct history_cursor *cur,
+		       struct buf *out);
+/* Appends all of slot's records, in order, to out. 0 or -errno. */
+int history_take__read(struct history_take *t, int slot, struct buf *out);
+/* Frees what t took; h may take again. */
+void history__release(struct history *h, struct history_take *t);
+
+#endif

@@ -1,0 +1,137 @@
+#include "util/record-index.h"
+#include "util/event.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define INDEX_BYTES_PER_RECORD 48
+
+u64 record_index__entries(u64 data_bytes)
+{
+	return data_bytes / INDEX_BYTES_PER_RECORD + 1;
+}
+
+u64 record_index__bytes(u64 entries)
+{
+	return entries * (sizeof(u32) + sizeof(u64));
+}
+
+void *mmap_faulted(u64 bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, bytes, MADV_HUGEPAGE);
+	memset(p, 0, bytes);
+	return p;
+}
+
+int record_index__init(struct record_index *ix, u64 entries)
+{
+	memset(ix, 0, sizeof(*ix));
+	ix->offs = mmap_faulted(entries * sizeof(u32));
+	if (!ix->offs)
+		return -ENOMEM;
+	ix->cap = entries;
+	ix->times = mmap_faulted(entries * sizeof(u64));
+	return ix->times ? 0 : -ENOMEM;
+}
+
+void record_index__exit(struct record_index *ix)
+{
+	if (ix->offs)
+		munmap(ix->offs, ix->cap * sizeof(u32));
+	if (ix->times)
+		munmap(ix->times, ix->cap * sizeof(u64));
+	free(ix->pids);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* Room for twice the entries; the index keeps it for later uses. */
+static int record_index__grow(struct record_index *ix)
+{
+	u64 cap = ix->cap * 2;
+	void *p = mremap(ix->offs, ix->cap * sizeof(u32), cap * sizeof(u32), MREMAP_MAYMOVE);
+	void *t;
+
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	ix->offs = p;
+	t = mremap(ix->times, ix->cap * sizeof(u64), cap * sizeof(u64), MREMAP_MAYMOVE);
+	if (t == MAP_FAILED) {
+		/* shrinking in place cannot fail: both keep the old size, or the
+		 * exit would unmap offs short */
+		(void)mremap(ix->offs, cap * sizeof(u32), ix->cap * sizeof(u32), 0);
+		return -ENOMEM;
+	}
+	ix->times = t;
+	ix->cap = cap;
+	return 0;
+}
+
+/* A sample of a task other than the previous sample's. 0 or -ENOMEM. */
+static int record_index__add_pid(struct record_index *ix, const struct perf_event_header *h)
+{
+	u32 pid;
+
+	if (h->size < SAMPLE_PID_OFFSET + sizeof(pid))
+		return 0;
+	memcpy(&pid, (const char *)h + SAMPLE_PID_OFFSET, sizeof(pid));
+	if (ix->nr_pids && ix->pids[ix->nr_pids - 1] == pid)
+		return 0;
+	if (ix->nr_pids == ix->pids_cap) {
+		u64 cap = ix->pids_cap ? ix->pids_cap * 2 : 256;
+		u32 *p = realloc(ix->pids, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		ix->pids = p;
+		ix->pids_cap = cap;
+	}
+	ix->pids[ix->nr_pids++] = pid;
+	return 0;
+}
+
+int record_index__build(struct record_index *ix, const char *buf, u64 start, u64 len,
+			u64 id_sample_type, int newest_first)
+{
+	u64 off = start, n = 0;
+
+	ix->nr = ix->nr_pids = ix->samples = ix->lost_records = ix->lost = 0;
+	while (off + sizeof(struct perf_event_header) <= len) {
+		const struct perf_event_header *h = (const void *)(buf + off);
+
+		if (!event__size_ok(h->size, len - off))
+			break;
+		if (n == ix->cap && record_index__grow(ix))
+			return -ENOMEM;
+		ix->times[n] = event__time(h, id_sample_type);
+		ix->offs[n++] = off;
+		off += h->size;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			ix->samples++;
+			if (record_index__add_pid(ix, h))
+				return -ENOMEM;
+		} else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
+			u64 lost;
+
+			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+			ix->lost_records++;
+			ix->lost += lost;
+		}
+	}
+	for (u64 i = 0; newest_first && i < n / 2; i++) {
+		u32 tmp = ix->offs[i];
+		u64 t = ix->times[i];
+
+		ix->offs[i] = ix->offs[n - 1 - i];
+		ix->offs[n - 1 - i] = tmp;
+		ix->times[i] = ix->times[n - 1 - i];
+		ix->times[n - 1 - i] = t;
+	}
+	ix->nr = n;
+	return 0;
+}

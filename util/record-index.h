@@ -1,0 +1,48 @@
+#ifndef PERF_RECORD_INDEX_H
+#define PERF_RECORD_INDEX_H
+
+#include <linux/perf_event.h>
+#include "util/util.h"
+
+/* The complete records of a buffer, oldest first: each one's offset and
+ * time, and what the one walk over them saw on its way (the samples'
+ * tasks, losses), so that nobody walks the records again. Its arrays are
+ * written once when made, so that indexing at a dump takes no page fault,
+ * and grow when a buffer holds more records than foreseen. */
+struct record_index {
+	u32 *offs;		/* offsets into the buffer (buffers are under 4G) */
+	u64 *times;		/* each record's time */
+	u64 cap, nr;
+	u32 *pids;		/* the tasks of the samples, one entry per run of a task */
+	u64 nr_pids, pids_cap;
+	u64 samples;
+	u64 lost_records;	/* PERF_RECORD_LOST */
+	u64 lost;		/* the samples they say the kernel dropped */
+};
+
+/* Room for the records of data_bytes: the smallest record these buffers
+ * hold (a sample or LOST with its id trailer) is 56 bytes, so an entry per
+ * 48 bytes rarely grows. */
+u64 record_index__entries(u64 data_bytes);
+/* Bytes an index of that many entries takes. */
+u64 record_index__bytes(u64 entries);
+/* Allocates and faults in the arrays. 0 or -ENOMEM; record_index__exit()
+ * takes a half-made index. */
+int record_index__init(struct record_index *ix, u64 entries);
+void record_index__exit(struct record_index *ix);
+
+/* Indexes the complete records of buf[start, len), which holds them newest
+ * first (a backward ring's copy) or oldest first (forward records). Stops at
+ * a zero header (never written), a bad size or a record crossing len
+ * (torn). Times are read with the sample_id layout id_sample_type. 0 with
+ * nr set, or -ENOMEM (the index must never silently cut a dump). */
+int record_index__build(struct record_index *ix, const char *buf, u64 start, u64 len,
+			u64 id_sample_type, int newest_first);
+
+/* Anonymous memory written once now, so that no later use pays a page
+ * fault (MAP_POPULATE alone leaves write faults behind, and in a VM a
+ * first touch costs several microseconds a page); huge pages where the
+ * system allows them. NULL with errno set; munmap() frees it. */
+void *mmap_faulted(u64 bytes);
+
+#endif
