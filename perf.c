@@ -59,14 +59,15 @@ static int buildid_dir_option(int argc, const char **argv)
 }
 
 /* The distribution's perf takes its cache from --buildid-dir or ~/.debug,
- * not from $PERF_BUILDID_DIR: it gets the option, so both perfs use one
- * cache. Returns only on failure, as exec_cmd__other_perf(). */
-static int other_perf(int argc, const char **argv)
+ * not from $PERF_BUILDID_DIR: a --buildid-dir given to this perf is passed
+ * on (dir, or NULL), so both perfs use one cache. Returns only on
+ * failure, as exec_cmd__other_perf(). */
+static int other_perf(int argc, const char **argv, const char *dir)
 {
-	const char *dir = getenv("PERF_BUILDID_DIR"), **args;
+	const char **args;
 	int ret;
 
-	if (!dir || !*dir)
+	if (!dir)
 		return exec_cmd__other_perf(argc, argv);
 	args = calloc(argc + 3, sizeof(*args));
 	if (!args) {
@@ -84,7 +85,7 @@ static int other_perf(int argc, const char **argv)
 int main(int argc, const char **argv)
 {
 	const char *cmd;
-	int took;
+	int took, bid_dir_given = 0;
 
 	argv++;
 	argc--;
@@ -93,6 +94,7 @@ int main(int argc, const char **argv)
 			return 129;
 		argv += took;
 		argc -= took;
+		bid_dir_given = 1;
 	}
 	if (argc == 0 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 		print_help(stdout);
@@ -121,5 +123,5 @@ int main(int argc, const char **argv)
 	}
 	/* report, annotate, ...: the distribution's perf, so this one can be
 	 * installed as perf */
-	return other_perf(argc, argv);
+	return other_perf(argc, argv, bid_dir_given ? getenv("PERF_BUILDID_DIR") : NULL);
 }
