@@ -434,11 +434,13 @@ static int dump__run(struct dump *d)
 		dso_hits__delete(out.hits);
 		return err;
 	}
+	/* before the features: a build id the MMAP2s lack is read from the
+	 * held file when the path is gone */
+	if (d->held && out.hits)
+		held_files__lend(d->held, d->nr_held, out.hits);
 	err = perf_data__commit(&out, &d->info, d->keep_old, d->errbuf, sizeof(d->errbuf));
 	/* the file is in place: the cache can only add to it */
 	memset(&d->cache, 0, sizeof(d->cache));
-	if (!err && d->held)
-		held_files__lend(d->held, d->nr_held, out.hits);
 	if (!err && d->opts.buildid_dir[0])
 		dso_hits__fill_cache(out.hits, d->opts.buildid_dir, DSO_CACHE_MAX, &d->cache);
 	dso_hits__delete(out.hits);

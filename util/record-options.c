@@ -672,8 +672,7 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 			 "buildid cache"),
 		OPT_BOOL(0, "buildid-all", &opts->buildid_all, "Record build-id of all DSOs "
 			 "regardless of hits (accepted: maps of existing tasks always have them)"),
-		OPT_BOOL(0, "buildid-mmap", &opts->buildid_mmap, "Record build-id in map events "
-			 "(the default here)"),
+		OPT_BOOL(0, "buildid-mmap", &opts->buildid_mmap, "Record build-id in map events"),
 		OPT_CB_FLAGS('b', "branch-any", "-b/--branch-any needs a PMU that samples taken "
 			     "branches (LBR, BRBE), which this perf does not support", NULL,
 			     "sample any taken branches (not supported)", opt_refuse, OPT_NOARG),

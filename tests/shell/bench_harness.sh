@@ -28,12 +28,14 @@ done
 # --history against the stock's normal record (cost) and --overwrite (reach)
 for metric in "recorder CPU s per GB (this: --history=64M; stock: normal record)" \
 	      "cpu-clock s of history per MiB of recorder memory" \
-	      "tracepoint s of history per MiB of recorder memory"; do
+	      "tracepoint s of history per MiB of recorder memory" \
+	      "bytes a sample, -z file of close() records"; do
 	for v in stock this; do
 		grep -F "| $metric |" "$md" | grep -q "| $v | [0-9]" || fail "no number in '$metric' for $v"
 	done
 done
-for metric in "ms, full 8M history" "ms, full 8M history, -z" \
+for metric in "ms, full 8M history" "ms, full 8M history, -z" "dump ms, 8MB tracepoint rings" \
+	      "dump ms, 8MB tracepoint rings, -z" "dump MB, 8MB tracepoint rings, -z" \
 	      "s, 64M of --history (from the compressed rate)"; do
 	grep -F "| $metric | this | " "$md" | grep -q '| this | [0-9]' || fail "no number in '$metric'"
 done
