@@ -68,9 +68,10 @@ void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct d
 		struct hit_dso *d = &s->d[i];
 		int err;
 
-		if (!dso_hits__wanted(s, d) || !d->bid_len)
+		if (!dso_hits__wanted(s, d) || (!d->bid_len && !d->bid_err))
 			continue;
-		err = dso__cache(d, dir, max);
+		/* gone before its build id could be read: not in the file either */
+		err = d->bid_len ? dso__cache(d, dir, max) : d->bid_err;
 		if (!err) {
 			st->added++;
 			continue;

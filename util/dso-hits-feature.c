@@ -26,6 +26,7 @@ static void dso__resolve(struct hit_dso *d)
 		n = d->fd >= 0 ? build_id__from_fd(d->fd, d->bid) : build_id__from_path(d->name, d->bid);
 	}
 	d->bid_len = n > 0 ? n : 0;
+	d->bid_err = n < 0 ? n : 0;
 }
 
 static void put_build_id(struct buf *b, const struct hit_dso *d)

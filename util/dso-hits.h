@@ -17,7 +17,8 @@ struct hit_dso {
 	int bid_len;		/* 0: none known yet (read from the file when needed) */
 	int kernel;		/* the kernel or a module: cpumode KERNEL in the feature */
 	int hit;
-	int fd;			/* -1, or the file held open (dso_hits__hold()) */
+	int fd;			/* -1, or the file held open (held_files__lend()) */
+	int bid_err;		/* -errno: the file could not be read for its build id */
 };
 
 /* Where a sample's IP and PID are, for one event's sample_type. */

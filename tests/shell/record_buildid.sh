@@ -194,8 +194,6 @@ cp "$HOT" "$TMP/bin/bidrm"
 grep -q "rm.data: build-id cache: 1 of .* binaries left out (1 unreadable or gone.*bidrm" rm.err ||
 	fail "the deleted binary is not reported: $(cat rm.err)"
 stock_reads_clean rm.data
-stock_try buildid-list -i rm.data | grep -q " $TMP/bin/bidrm$" ||
-	fail "the deleted binary has no build id in the file"
 
 # a full disk while filling the cache: the recording is kept, the binaries
 # that did not fit are counted, no partial copy is left
