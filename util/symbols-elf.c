@@ -208,10 +208,10 @@ static int load_plt(struct symtab *t, Elf *elf)
 	return 0;
 }
 
-static void bid_hex(char *hex, const struct dso *dso)
+static void bid_hex(char *hex, const u8 *bid, int len)
 {
-	for (int i = 0; i < dso->bid_len; i++)
-		sprintf(hex + 2 * i, "%02x", dso->bid[i]);
+	for (int i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", bid[i]);
 }
 
 int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir)
@@ -222,9 +222,17 @@ int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir)
 	 * rebuilt since the recording. The stock perf's cache links the
 	 * build id to a directory that holds the file as "elf". */
 	const char *paths[] = { elf, cached, debug, dso->name };
+	u8 file_bid[BUILD_ID_SIZE];
+	const u8 *bid = dso->bid;
+	int bid_len = dso->bid_len;
 
-	if (dso->bid_len) {
-		bid_hex(hex, dso);
+	/* a map without a build id (the kernel's MMAP2 by default): the
+	 * file's own names its debuginfo, as the stock finds it through the
+	 * BUILD_ID feature */
+	if (!bid_len && dso->name[0] == '/' && (bid_len = build_id__from_path(dso->name, file_bid)) > 0)
+		bid = file_bid;
+	if (bid_len > 0) {
+		bid_hex(hex, bid, bid_len);
 		snprintf(cached, sizeof(cached), "%s/.build-id/%.2s/%s", buildid_dir, hex, hex + 2);
 		snprintf(elf, sizeof(elf), "%s/.build-id/%.2s/%s/elf", buildid_dir, hex, hex + 2);
 		snprintf(debug, sizeof(debug), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);

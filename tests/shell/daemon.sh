@@ -12,7 +12,16 @@ daemon_pid() { "$PERF" daemon --config "$cfg" -x: | head -1 | cut -d: -f1; }
 session_pid() { "$PERF" daemon --config "$cfg" -x: | awk -F: -v s="$1" '$2 == s { print $1 }'; }
 pinged() { "$PERF" daemon ping --config "$cfg" --session "$1" | grep -q "^OK "; }
 restarted() { local p; p=$(session_pid "$1"); [ -n "$p" ] && [ "$p" -gt 0 ] && [ "$p" != "$2" ]; }
-nfds() { ls "/proc/$1/fd" | wc -l; }
+# fds but those a flight recorder holds on the binaries it maps (they
+# come and go with the tasks: util/held-files.c)
+nfds() {
+	local f n=0
+	for f in /proc/$1/fd/*; do
+		[ -f "$(readlink "$f")" ] && [ -x "$(readlink "$f")" ] && continue
+		n=$((n + 1))
+	done
+	echo $n
+}
 stop_daemon() {
 	local pid
 	pid=$(daemon_pid 2>/dev/null)

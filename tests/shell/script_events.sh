@@ -26,7 +26,9 @@ compare() {
 # a shell with 3 children: exact numbers of each kind (not perf itself: a
 # sanitizer build forks a leak checker of its own)
 SH=$(readlink -f /bin/sh)
-"$PERF" record -q -e cpu-clock -o forks.data -- /bin/sh -c '(:) & (:) & (:) & wait' || fail "record"
+# (--buildid-mmap: the MMAP2 build ids checked below, off by default)
+"$PERF" record -q --buildid-mmap -e cpu-clock -o forks.data -- /bin/sh -c '(:) & (:) & (:) & wait' ||
+	fail "record"
 compare forks.data
 # processes only: a sanitizer build adds threads of its own
 procs() {	# KIND: KIND(pid:tid):(ppid:ptid) lines of a whole process
