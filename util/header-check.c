@@ -87,6 +87,24 @@ static void cursor__cpu_id(struct cursor *c, u32 nr_cpus)
 		c->bad = 1;
 }
 
+/* BUILD_ID: {header, pid, u8 build_id[24], name} entries; with misc bit
+ * 15 the id's length is build_id[20]. The stock perf 6.1 copies that
+ * many bytes into a 20-byte id and aborts past 20 ("assertion failed at
+ * util/build-id.c", stack smashing). Other faults it skips. */
+static int build_id_feature__check(const char *p, u64 size)
+{
+	struct perf_event_header h;
+
+	for (u64 off = 0; off + sizeof(h) + 4 + 24 <= size; off += h.size) {
+		memcpy(&h, p + off, sizeof(h));
+		if (h.size < sizeof(h) + 4 + 24 || h.size > size - off)
+			return 0;
+		if ((h.misc & (1 << 15)) && (u8)p[off + sizeof(h) + 4 + 20] > 20)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int header__check_feature(int feat, const void *body, u64 size, u32 nr_cpus)
 {
 	struct cursor c = { .p = body, .left = size };
@@ -182,6 +200,8 @@ int header__check_feature(int feat, const void *body, u64 size, u32 nr_cpus)
 		for (n = cursor__u32(&c); n && !c.bad; n--)
 			cursor__caps(&c, 1);
 		break;
+	case HEADER_BUILD_ID:
+		return build_id_feature__check(body, size);
 	}
 	return c.bad ? -EINVAL : 0;
 }
