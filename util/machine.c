@@ -25,7 +25,21 @@ struct maps {
 /* header, pid, then 20 bytes of id, its size and 3 spare, then the name */
 #define BID_ENTRY_NAME 36
 
+static int build_id_feature__lookup(const void *body, u64 size, const char *dso, int kernel,
+				    u8 bid[BUILD_ID_SIZE]);
+
 int build_id_feature__kernel(const void *body, u64 size, u8 bid[BUILD_ID_SIZE])
+{
+	return build_id_feature__lookup(body, size, "[kernel.kallsyms]", 1, bid);
+}
+
+int build_id_feature__find(const void *body, u64 size, const char *dso, u8 bid[BUILD_ID_SIZE])
+{
+	return build_id_feature__lookup(body, size, dso, 0, bid);
+}
+
+static int build_id_feature__lookup(const void *body, u64 size, const char *dso, int kernel,
+				    u8 bid[BUILD_ID_SIZE])
 {
 	const char *b = body;
 	u64 off = 0;
@@ -37,8 +51,8 @@ int build_id_feature__kernel(const void *body, u64 size, u8 bid[BUILD_ID_SIZE])
 		memcpy(&h, b + off, sizeof(h));
 		if (h.size < BID_ENTRY_NAME || h.size > size - off)
 			return 0;
-		if ((h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
-		    memchr(name, 0, h.size - BID_ENTRY_NAME) && !strcmp(name, "[kernel.kallsyms]")) {
+		if (((h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) == kernel &&
+		    memchr(name, 0, h.size - BID_ENTRY_NAME) && !strcmp(name, dso)) {
 			int len = h.misc & MISC_BUILD_ID_SIZE ? (u8)b[off + 12 + BUILD_ID_SIZE] :
 				  BUILD_ID_SIZE;
 
@@ -176,6 +190,14 @@ int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
 		map.dso = dsos__get(m->dsos, DSO_PERF_MAP, perf_map, NULL, 0);
 		map.identity = 1;
 	} else {
+		u8 fbid[BUILD_ID_SIZE];
+
+		/* a map without one (the kernel's MMAP2 by default): the id the
+		 * file's BUILD_ID feature gives that name, as the stock reads it */
+		if (!bid_len && m->bid_feature &&
+		    (bid_len = build_id_feature__find(m->bid_feature, m->bid_feature_size, filename,
+						      fbid)) > 0)
+			bid = fbid;
 		map.dso = dsos__get(m->dsos, strcmp(filename, "[vdso]") ? DSO_ELF : DSO_VDSO,
 				    filename, bid, bid_len);
 	}

@@ -22,6 +22,8 @@ struct machine {
 	struct id_hash procs;	/* pid -> struct maps */
 	size_t nr_maps;		/* in all of them */
 	struct map kernel_map;	/* [kernel.kallsyms]: its addresses are its own */
+	const void *bid_feature;	/* the file's BUILD_ID feature (NULL: none) */
+	u64 bid_feature_size;
 };
 
 /* Where an address is: map NULL when no mapping has it; sym NULL when its
@@ -42,6 +44,9 @@ int machine__init(struct machine *m, struct dsos *dsos, const u8 *kernel_bid, in
 /* The kernel's build id in a HEADER_BUILD_ID feature body (size bytes,
  * checked entry by entry): its length, 0 if none is there. */
 int build_id_feature__kernel(const void *body, u64 size, u8 bid[BUILD_ID_SIZE]);
+/* The build id the BUILD_ID feature body gives a user-space DSO name: its
+ * length with bid filled, 0 when it names none. */
+int build_id_feature__find(const void *body, u64 size, const char *dso, u8 bid[BUILD_ID_SIZE]);
 void machine__exit(struct machine *m);
 
 /* An MMAP or MMAP2 record: pid -1 with a [kernel.kallsyms] name is the

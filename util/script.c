@@ -826,8 +826,11 @@ static int script__machine_init(struct script *s)
 	const void *body = reader__feature(&s->reader, HEADER_BUILD_ID, &size);
 	u8 bid[BUILD_ID_SIZE];
 	int len = body ? build_id_feature__kernel(body, size, bid) : 0;
+	int err = machine__init(&s->machine, s->dsos, bid, len);
 
-	return machine__init(&s->machine, s->dsos, bid, len);
+	s->machine.bid_feature = body;
+	s->machine.bid_feature_size = size;
+	return err;
 }
 
 int script__run(const struct script_opts *o)
