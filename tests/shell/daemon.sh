@@ -12,12 +12,16 @@ daemon_pid() { "$PERF" daemon --config "$cfg" -x: | head -1 | cut -d: -f1; }
 session_pid() { "$PERF" daemon --config "$cfg" -x: | awk -F: -v s="$1" '$2 == s { print $1 }'; }
 pinged() { "$PERF" daemon ping --config "$cfg" --session "$1" | grep -q "^OK "; }
 restarted() { local p; p=$(session_pid "$1"); [ -n "$p" ] && [ "$p" -gt 0 ] && [ "$p" != "$2" ]; }
-# fds but those a flight recorder holds on the binaries it maps (they
-# come and go with the tasks: util/held-files.c)
+# fds but those a flight recorder holds on the files its tasks map: they
+# come and go with the tasks (util/held-files.c). Only those are opened
+# read-only with O_NONBLOCK; the mode tells nothing, as shared libraries
+# need not be executable.
 nfds() {
-	local f n=0
+	local f fl n=0
 	for f in /proc/$1/fd/*; do
-		[ -f "$(readlink "$f")" ] && [ -x "$(readlink "$f")" ] && continue
+		fl=$(awk '$1 == "flags:" { print $2 }' "/proc/$1/fdinfo/${f##*/}" 2>/dev/null)
+		[ -f "$(readlink "$f")" ] && [ -n "$fl" ] &&
+			(( (8#$fl & 8#4003) == 8#4000 )) && continue
 		n=$((n + 1))
 	done
 	echo $n
