@@ -411,9 +411,15 @@ static int cmd_daemon_list(struct daemon_opts *o)
 			       x, s->name, x, s->run, x, dir, x, dir, x, dir, x, dir, x, up);
 		else
 			printf("[%d:%s] perf record %s\n", (int)s->pid, s->name, s->run);
-		if (!x && o->verbose)
+		if (!x && o->verbose) {
+			long long ignored = s->pid > 0 ? session_output__ignored(dir, s->pid) : 0;
+
 			printf("  base:    %s\n  output:  %s/output\n  control: %s/control\n"
 			       "  ack:     %s/ack\n  up:      %ld minutes\n", dir, dir, dir, dir, up);
+			if (ignored > 0)
+				printf("  ignored: %lld triggers over --switch-output-max-rate\n",
+				       ignored);
+		}
 	}
 	daemon_status__delete(st);
 	free(base);

@@ -1,5 +1,6 @@
 #include "util/daemon-session.h"
 #include "util/daemon-config.h"
+#include "util/daemon-status.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -125,6 +126,9 @@ static void session__exec(const struct daemon_session *s, const char *perf_exe)
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
 		_exit(126);
+	/* where this run's messages begin: `perf daemon -v` counts the
+	 * triggers ignored since (session_output__ignored) */
+	dprintf(STDERR_FILENO, SESSION_START_MARK "%d ]\n", (int)getpid());
 	argv[argc++] = perf_exe;
 	argv[argc++] = "record";
 	argv[argc++] = "--control=fifo:control,ack";

@@ -1,5 +1,6 @@
 #include "util/daemon-status.h"
 #include "util/daemon-session.h"
+#include "util/trigger.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -172,4 +173,44 @@ void daemon_status__delete(struct daemon_status *st)
 	}
 	free(st->sessions);
 	free(st);
+}
+
+/* Only the tail: a session's output grows with every dump it announces,
+ * and the count that matters is the last one its current run logged. */
+#define OUTPUT_TAIL (1 << 20)
+
+long long session_output__ignored(const char *session_dir, pid_t pid)
+{
+	size_t cap = 0, mark = strlen(SESSION_START_MARK), msg = strlen(TRIGGER_IGNORED_MSG);
+	long long ignored = 0, n;
+	char path[4096], *line = NULL;
+	int ours = 1, fd;
+	off_t size;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/output", session_dir);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size = lseek(fd, 0, SEEK_END);
+	if (size < 0 || lseek(fd, size > OUTPUT_TAIL ? size - OUTPUT_TAIL : 0, SEEK_SET) < 0 ||
+	    !(f = fdopen(fd, "r"))) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	/* a run's lines follow its start mark; with no mark in the tail,
+	 * they are the current run's */
+	while (getline(&line, &cap, f) > 0) {
+		if (!strncmp(line, SESSION_START_MARK, mark)) {
+			ours = atoi(line + mark) == (int)pid;
+			ignored = 0;
+		} else if (ours && !strncmp(line, TRIGGER_IGNORED_MSG, msg) &&
+			   sscanf(line + msg, "%lld", &n) == 1) {
+			ignored = n;
+		}
+	}
+	free(line);
+	fclose(f);
+	return ours ? ignored : 0;
 }

@@ -42,4 +42,13 @@ struct daemon_status {
 struct daemon_status *daemon_status__new(const char *base);
 void daemon_status__delete(struct daemon_status *st);
 
+/* A session's run writes this, then its pid and " ]", as the first line
+ * of its messages in SESSION_DIR/output. */
+#define SESSION_START_MARK "[ perf daemon: session starts: pid "
+
+/* The triggers the run of PID ignored over --switch-output-max-rate, from
+ * the messages in SESSION_DIR/output (the recorder logs a running count),
+ * or -errno when the output cannot be read. */
+long long session_output__ignored(const char *session_dir, pid_t pid);
+
 #endif

@@ -201,8 +201,8 @@ int record__ask_switch(struct record *rec)
 	switch (trigger__ask(t, now)) {
 	case TRIGGER_LIMITED:
 		if (!rec->opts.quiet)
-			pr_err("[ perf record: trigger ignored: over --switch-output-max-rate "
-			       "(%llu ignored so far) ]\n", (unsigned long long)t->limited);
+			pr_err(TRIGGER_IGNORED_MSG "%llu ignored so far) ]\n",
+			       (unsigned long long)t->limited);
 		return 0;
 	case TRIGGER_ACCEPTED:
 		if (t->delay_ns && rec->opts.verbose)

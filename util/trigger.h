@@ -28,6 +28,9 @@ enum trigger_verdict {
 
 #define TRIGGER_DELAY_MAX_NS (86400ULL * 1000000000)	/* a day */
 #define TRIGGER_RATE_MAX 1000000
+/* The recorder's line for each trigger over the rate, then the running
+ * count and " ignored so far) ]"; `perf daemon -v` reads the count back. */
+#define TRIGGER_IGNORED_MSG "[ perf record: trigger ignored: over --switch-output-max-rate ("
 
 /* --switch-output-delay=TIME ("500ms", "10s", "1m"). 0, -EINVAL for junk,
  * -ERANGE outside 1ms..1d. */

@@ -162,6 +162,48 @@ tail -5 "$B/session-fr/output" | grep -q "Dump perf.data" ||
 out=$("$PERF" daemon --config "$cfg" 2>&1) && fail "a listing without a daemon succeeded"
 [ "$out" = "perf daemon: no daemon runs on $B" ] || fail "listing without a daemon: '$out'"
 
+# --switch-output-max-rate: the triggers over it are ignored, and perf
+# daemon -v counts those of the session's current run
+cat > "$cfg" <<EOF
+[daemon]
+base = $B
+[session-rl]
+run = --overwrite --switch-output --switch-output-max-rate=2/1h -a -e cpu-clock -F 1000 -m 64K
+EOF
+"$PERF" daemon start --config "$cfg" || fail "start: exit $?"
+wait_until "session rl did not answer a ping" pinged rl
+rl_signals() {	# N; a spin before each gives each accepted one samples to dump
+	local i
+	for ((i = 0; i < $1; i++)); do
+		"$PERF" test -w spin 0.05
+		"$PERF" daemon signal --config "$cfg" --session rl >> rl.dumps 2>> rl.err ||
+			fail "signal $i: $(tail -1 rl.err)"
+	done
+}
+rl_ignored() {	# WANT: the count perf daemon -v shows, none for 0
+	"$PERF" daemon -v --config "$cfg" > rl.list || fail "perf daemon -v: exit $?"
+	if [ "$1" = 0 ]; then
+		grep -q "ignored:" rl.list && fail "perf daemon -v shows ignored triggers: $(cat rl.list)"
+	else
+		grep -qx "  ignored: $1 triggers over --switch-output-max-rate" rl.list ||
+			fail "perf daemon -v does not show $1 ignored triggers: $(cat rl.list)"
+	fi
+}
+rl_ignored 0
+rl_signals 5
+[ "$(grep -c . rl.dumps)" = 2 ] || fail "5 signals at 2/1h made dumps: $(cat rl.dumps)"
+rl_ignored 3
+spid=$(session_pid rl)
+kill -9 "$spid"
+wait_until "session rl not restarted after kill -9" restarted rl "$spid"
+wait_until "restarted session rl did not answer a ping" pinged rl
+rl_ignored 0	# a new run: its predecessor's count is not its own
+rl_signals 3
+rl_ignored 1
+spid=$(session_pid rl)
+stop_daemon
+wait_gone "$spid" "session rl after perf daemon stop"
+
 # a session that dies young again and again: restarted after 1, 2, 4 s
 printf '[daemon]\nbase = %s\n[session-bad]\nrun = -e no_such_event -a\n' "$B" > "$cfg"
 "$PERF" daemon start --config "$cfg" || fail "start: exit $?"
