@@ -6,6 +6,8 @@
 #include "util/merge.h"
 #include "util/prelude.h"
 #include "util/ring-copy.h"
+#include "util/data.h"
+#include "util/stage-pipe.h"
 #include "util/switch-output.h"
 #include "util/tracking.h"
 
@@ -604,37 +606,45 @@ static int test_prelude(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-/* The capture crew copies every ring as one thread would: 7 rings (more
- * than this machine has CPUs, so helpers take several), each wrapped to a
- * different depth, captured twice. */
-static int test_capture_crew(struct test_ctx *ctx)
+/* The capture crew copies and indexes every ring as one thread would: NR
+ * rings, each wrapped to a different depth, captured twice; ring r on CPU
+ * cpu0 + r. */
+static int capture_crew_case(struct test_ctx *ctx, int nr, int cpu0)
 {
 	enum { RINGS = 7 };
 	static struct image img[RINGS];
 	struct ring_copy rc[RINGS] = { 0 };
-	struct capture_crew *crew;
+	struct capture_crew *crew = NULL;
 	u64 seq = 1, last[RINGS], first;
 	int ret = TEST_FAIL;
 
-	for (int r = 0; r < RINGS; r++) {
+	for (int r = 0; r < nr; r++) {
 		image_init(&img[r]);
+		img[r].m.cpu = cpu0 + r;
 		TEST_ASSERT(!ring_copy__init(&rc[r], &img[r].m), "ring %d", r);
 	}
-	crew = capture_crew__new(rc, RINGS);
-	TEST_ASSERT(crew, "crew: %s", strerror(errno));
-	TEST_LOG(ctx, "  capture crew: %d helpers for %d rings\n", crew->threads, RINGS);
+	crew = capture_crew__new(rc, nr);
+	if (!crew) {
+		fprintf(stderr, "  FAILED: crew of %d rings on CPUs %d..: %s\n", nr, cpu0,
+			strerror(errno));
+		goto out;
+	}
+	TEST_LOG(ctx, "  capture crew: %d helpers for %d rings on CPUs %d..\n", crew->threads,
+		 nr, cpu0);
 	for (int round = 0; round < 2; round++) {
-		for (int r = 0; r < RINGS; r++)
+		for (int r = 0; r < nr; r++)
 			for (int k = 0; k < 20 + 13 * r * (round + 1); k++) {
 				put_backward(&img[r], 64 + 8 * (k % 5), seq);
 				last[r] = seq++;
 			}
 		capture_crew__run(crew, 0);
-		for (int r = 0; r < RINGS; r++) {
-			if (ring_copy__index(&rc[r], ST) || check_copy(&rc[r], last[r], &first) ||
+		/* a capture leaves no index: the crew's makes one */
+		TEST_ASSERT(!capture_crew__index(crew, ST), "crew index");
+		for (int r = 0; r < nr; r++) {
+			if (check_copy(&rc[r], last[r], &first) ||
 			    !rc[r].idx.nr || rc[r].head != img[r].head) {
-				fprintf(stderr, "  FAILED: round %d ring %d: %llu records\n", round, r,
-					(unsigned long long)rc[r].idx.nr);
+				fprintf(stderr, "  FAILED: %d rings, round %d ring %d: %llu records\n",
+					nr, round, r, (unsigned long long)rc[r].idx.nr);
 				goto out;
 			}
 		}
@@ -642,8 +652,87 @@ static int test_capture_crew(struct test_ctx *ctx)
 	ret = TEST_OK;
 out:
 	capture_crew__delete(crew);
-	for (int r = 0; r < RINGS; r++)
+	for (int r = 0; r < nr; r++)
 		ring_copy__exit(&rc[r]);
+	return ret;
+}
+
+/* More rings than CPUs (helpers take several, pinned where the CPUs
+ * exist), rings on CPUs that do not exist (helpers run unpinned), and one
+ * ring (the recorder's thread copies it). */
+static int test_capture_crew(struct test_ctx *ctx)
+{
+	if (capture_crew_case(ctx, 7, 0) || capture_crew_case(ctx, 3, CPU_SETSIZE - 3) ||
+	    capture_crew_case(ctx, 1, 0))
+		return TEST_FAIL;
+	return TEST_OK;
+}
+
+/* The stage pipe writes every stage handed over, in order, whole, while
+ * the next is filled; a write that fails is reported by the next put and
+ * by finish, and nothing after it is written. */
+static int test_stage_pipe(struct test_ctx *ctx)
+{
+	enum { STAGE = 4096, STAGES = 500 };
+	struct stage_pipe pipe;
+	struct perf_data out = { .fd = -1 };
+	char tmpl[] = "/tmp/perf-stage-pipe.XXXXXX", *back = NULL;
+	size_t total = 0, len;
+	int ret = TEST_FAIL, err = 0;
+
+	TEST_ASSERT(!stage_pipe__init(&pipe, STAGE), "stage pipe: %s", strerror(errno));
+	out.fd = mkstemp(tmpl);
+	if (out.fd < 0)
+		goto out;
+	unlink(tmpl);
+	stage_pipe__start(&pipe, &out);
+	for (int i = 0; i < STAGES && !err; i++) {
+		char *stage = stage_pipe__stage(&pipe);
+
+		len = 8 + (size_t)(i * 37) % (STAGE - 8);
+		for (size_t k = 0; k < len; k++)
+			stage[k] = (char)(i + k);
+		total += len;
+		err = stage_pipe__put(&pipe, len);
+	}
+	if (err || stage_pipe__finish(&pipe) || out.data_size != total) {
+		fprintf(stderr, "  FAILED: stage pipe: %s, %llu of %zu bytes\n", strerror(-err),
+			(unsigned long long)out.data_size, total);
+		goto out;
+	}
+	back = malloc(total);
+	if (!back || pread(out.fd, back, total, 0) != (ssize_t)total)
+		goto out;
+	total = 0;
+	for (int i = 0; i < STAGES; i++) {
+		len = 8 + (size_t)(i * 37) % (STAGE - 8);
+		for (size_t k = 0; k < len; k++)
+			if (back[total + k] != (char)(i + k)) {
+				fprintf(stderr, "  FAILED: stage %d byte %zu\n", i, k);
+				goto out;
+			}
+		total += len;
+	}
+	/* a file that cannot be written: the failure comes back, once */
+	close(out.fd);
+	out.fd = open("/dev/null", O_RDONLY);
+	out.data_size = 0;
+	stage_pipe__start(&pipe, &out);
+	for (int i = 0; i < STAGES && !err; i++) {
+		memset(stage_pipe__stage(&pipe), 0, 64);
+		err = stage_pipe__put(&pipe, 64);
+	}
+	if (stage_pipe__finish(&pipe) != -EBADF || out.data_size) {
+		fprintf(stderr, "  FAILED: a write to a read-only fd: put said %d\n", err);
+		goto out;
+	}
+	TEST_LOG(ctx, "  stage pipe: %d stages in order; a failed write reported\n", STAGES);
+	ret = TEST_OK;
+out:
+	if (out.fd >= 0)
+		close(out.fd);
+	free(back);
+	stage_pipe__exit(&pipe);
 	return ret;
 }
 
@@ -651,7 +740,7 @@ static int test_snapshot(struct test_ctx *ctx)
 {
 	int (*const parts[])(struct test_ctx *) = {
 		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_triggers,
-		test_rotation, test_tracking, test_prelude, test_capture_crew,
+		test_rotation, test_tracking, test_prelude, test_capture_crew, test_stage_pipe,
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -665,6 +754,6 @@ static int test_snapshot(struct test_ctx *ctx)
 
 const struct test_suite suite_snapshot = {
 	"snapshot", "Flight recorder: ring images, window, merge, triggers, rotation, tracking, prelude, "
-	"the capture crew",
+	"the capture crew, the stage pipe",
 	test_snapshot,
 };

@@ -1,22 +1,31 @@
 #include "util/capture.h"
+#include "util/thread.h"
 
 #include <errno.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 struct helper_arg {
 	struct capture_crew *c;
-	int index;		/* 1..threads: the rings index % (threads + 1) */
+	int index;		/* the rings index + k * threads */
 };
 
-/* The rings of share index (0: the recorder's thread). */
-static void capture_crew__share(struct capture_crew *c, int index, u64 margin)
+/* The job's rings of share index; the only share when there are no
+ * helpers. Returns the first -errno of an index. */
+static int capture_crew__share(struct capture_crew *c, int index)
 {
-	for (int i = index; i < c->nr; i += c->threads + 1)
-		ring_copy__capture(&c->rcs[i], MIN(margin, c->rcs[i].size / 4));
+	int err = 0;
+
+	for (int i = index; i < c->nr; i += c->threads ? c->threads : c->nr) {
+		struct ring_copy *rc = &c->rcs[i];
+
+		if (c->job == CREW_CAPTURE)
+			ring_copy__capture(rc, MIN(c->margin, rc->size / 4));
+		else if (!err)
+			err = ring_copy__index(rc, c->id_sample_type);
+	}
+	return err;
 }
 
 static void *capture_crew__helper(void *arg)
@@ -24,6 +33,7 @@ static void *capture_crew__helper(void *arg)
 	struct helper_arg a = *(struct helper_arg *)arg;
 	struct capture_crew *c = a.c;
 	u64 seen = 0;
+	int err;
 
 	free(arg);
 	pthread_mutex_lock(&c->lock);
@@ -34,8 +44,10 @@ static void *capture_crew__helper(void *arg)
 			break;
 		seen = c->generation;
 		pthread_mutex_unlock(&c->lock);
-		capture_crew__share(c, a.index, c->margin);
+		err = capture_crew__share(c, a.index);
 		pthread_mutex_lock(&c->lock);
+		if (err && !c->err)
+			c->err = err;
 		if (--c->pending == 0)
 			pthread_cond_signal(&c->done);
 	}
@@ -44,38 +56,19 @@ static void *capture_crew__helper(void *arg)
 }
 
 /* Starts helper index on the CPU of its first ring (anywhere if that
- * fails: a CPU taken offline or out of the recorder's set). Signals stay
- * the recorder's thread's: it reads them from its signalfd. */
+ * fails: a CPU taken offline or out of the recorder's set). */
 static int capture_crew__spawn(struct capture_crew *c, int index)
 {
 	struct helper_arg *a = malloc(sizeof(*a));
-	pthread_attr_t attr;
-	cpu_set_t cpus;
-	sigset_t all, old;
 	int err;
 
 	if (!a)
 		return -ENOMEM;
 	*a = (struct helper_arg){ c, index };
-	pthread_attr_init(&attr);
-	CPU_ZERO(&cpus);
-	if (c->rcs[index].cpu >= 0 && c->rcs[index].cpu < CPU_SETSIZE) {
-		CPU_SET(c->rcs[index].cpu, &cpus);
-		pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = pthread_create(&c->tid[index - 1], &attr, capture_crew__helper, a);
-	if (err == EINVAL) {	/* that CPU is not ours to run on */
-		pthread_attr_destroy(&attr);
-		pthread_attr_init(&attr);
-		err = pthread_create(&c->tid[index - 1], &attr, capture_crew__helper, a);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
+	err = thread__spawn(&c->tid[index], c->rcs[index].cpu, capture_crew__helper, a);
 	if (err)
 		free(a);
-	return -err;
+	return err;
 }
 
 struct capture_crew *capture_crew__new(struct ring_copy *rcs, int nr)
@@ -91,8 +84,8 @@ struct capture_crew *capture_crew__new(struct ring_copy *rcs, int nr)
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->go, NULL);
 	pthread_cond_init(&c->done, NULL);
-	c->threads = (int)MIN((long)nr, cpus > 0 ? cpus : 1) - 1;
-	if (c->threads <= 0) {
+	c->threads = (int)MIN((long)nr, cpus > 0 ? cpus : 1);
+	if (c->threads <= 1) {
 		c->threads = 0;
 		return c;
 	}
@@ -101,10 +94,10 @@ struct capture_crew *capture_crew__new(struct ring_copy *rcs, int nr)
 		err = ENOMEM;
 		goto fail;
 	}
-	for (int i = 1; i <= c->threads; i++) {
+	for (int i = 0; i < c->threads; i++) {
 		err = -capture_crew__spawn(c, i);
 		if (err) {
-			c->threads = i - 1;	/* the ones running are joined */
+			c->threads = i;	/* the ones running are joined */
 			goto fail;
 		}
 	}
@@ -132,21 +125,35 @@ void capture_crew__delete(struct capture_crew *c)
 	free(c);
 }
 
-void capture_crew__run(struct capture_crew *c, u64 margin)
+/* Every helper does its share of the job; the recorder's thread waits. */
+static int capture_crew__go(struct capture_crew *c)
 {
-	if (c->threads) {
-		pthread_mutex_lock(&c->lock);
-		c->margin = margin;
-		c->pending = c->threads;
-		c->generation++;
-		pthread_cond_broadcast(&c->go);
-		pthread_mutex_unlock(&c->lock);
-	}
-	capture_crew__share(c, 0, margin);
+	int err;
+
 	if (!c->threads)
-		return;
+		return capture_crew__share(c, 0);
 	pthread_mutex_lock(&c->lock);
+	c->err = 0;
+	c->pending = c->threads;
+	c->generation++;
+	pthread_cond_broadcast(&c->go);
 	while (c->pending)
 		pthread_cond_wait(&c->done, &c->lock);
+	err = c->err;
 	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
+void capture_crew__run(struct capture_crew *c, u64 margin)
+{
+	c->job = CREW_CAPTURE;
+	c->margin = margin;
+	capture_crew__go(c);
+}
+
+int capture_crew__index(struct capture_crew *c, u64 id_sample_type)
+{
+	c->job = CREW_INDEX;
+	c->id_sample_type = id_sample_type;
+	return capture_crew__go(c);
 }

@@ -296,6 +296,13 @@ static void dso_hits__exec(struct dso_hits *s, const struct perf_event_header *h
 		t->nr = t->last = 0;
 }
 
+static int module__cmp(const void *a, const void *b)
+{
+	const struct dso_module *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
 /* /proc/modules: "name size refs deps state address". Addresses read as 0
  * without the right to see them: then every kernel sample is the kernel's. */
 static void dso_hits__read_modules(struct dso_hits *s)
@@ -328,8 +335,31 @@ static void dso_hits__read_modules(struct dso_hits *s)
 		m.end = addr + size;
 		s->mods[s->nr_mods++] = m;
 	}
+	qsort(s->mods, s->nr_mods, sizeof(*s->mods), module__cmp);
+	for (int i = 0; i < s->nr_mods; i++) {
+		s->mods_lo = i ? MIN(s->mods_lo, s->mods[i].start) : s->mods[i].start;
+		s->mods_hi = MAX(s->mods_hi, s->mods[i].end);
+	}
 out:
 	buf__release(&b);
+}
+
+/* The module whose span holds ip, NULL for the kernel's own text. */
+static struct dso_module *dso_hits__module(struct dso_hits *s, u64 ip)
+{
+	int lo = 0, hi = s->nr_mods;
+
+	if (ip < s->mods_lo || ip >= s->mods_hi)
+		return NULL;
+	while (lo < hi) {	/* the last module starting at or below ip */
+		int mid = lo + (hi - lo) / 2;
+
+		if (s->mods[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && ip < s->mods[lo - 1].end ? &s->mods[lo - 1] : NULL;
 }
 
 static void dso_hits__kernel_hit(struct dso_hits *s, u64 ip)
@@ -337,13 +367,12 @@ static void dso_hits__kernel_hit(struct dso_hits *s, u64 ip)
 	u8 none[BUILD_ID_SIZE];
 	char name[80];
 
+	struct dso_module *m;
+
 	if (s->nr_mods < 0)
 		dso_hits__read_modules(s);
-	for (int i = 0; i < s->nr_mods; i++) {
-		struct dso_module *m = &s->mods[i];
-
-		if (ip < m->start || ip >= m->end)
-			continue;
+	m = dso_hits__module(s, ip);
+	if (m) {
 		if (m->dso < 0) {
 			snprintf(name, sizeof(name), "[%s]", m->name);
 			m->dso = dso_hits__find(s, name, none, 0, 1);
@@ -356,6 +385,22 @@ static void dso_hits__kernel_hit(struct dso_hits *s, u64 ip)
 		s->kernel = dso_hits__find(s, "[kernel.kallsyms]", none, 0, 1);
 	if (s->kernel >= 0)
 		s->d[s->kernel].hit = 1;
+}
+
+/* The task pid, NULL while it is unknown. Tasks are never freed while the
+ * model lives, so a pointer kept stays good. */
+static struct dso_task *dso_hits__recent_task(struct dso_hits *s, u32 pid)
+{
+	struct dso_task_slot *r = &s->recent[pid % ARRAY_SIZE(s->recent)];
+
+	if (!r->t || r->pid != pid) {
+		struct dso_task *t = dso_hits__task(s, pid, 0);
+
+		if (!t)
+			return NULL;
+		*r = (struct dso_task_slot){ pid, t };
+	}
+	return r->t;
 }
 
 static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header *h)
@@ -374,8 +419,13 @@ static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header 
 		if (body < 8)
 			return;
 		memcpy(&id, p, 8);
-		if (!(l = id_hash__find(&s->ids, id)))
-			return;
+		if (!s->last_layout || id != s->last_id) {
+			if (!(l = id_hash__find(&s->ids, id)))
+				return;
+			s->last_id = id;
+			s->last_layout = l;
+		}
+		l = s->last_layout;
 	}
 	if (l->ip < 0 || l->tid < 0 || (size_t)l->ip + 8 > body || (size_t)l->tid + 4 > body)
 		return;
@@ -386,7 +436,7 @@ static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header 
 		dso_hits__kernel_hit(s, ip);
 		break;
 	case PERF_RECORD_MISC_USER:
-		t = dso_hits__task(s, pid, 0);
+		t = dso_hits__recent_task(s, pid);
 		dso = t ? task__lookup(t, ip) : -1;
 		if (dso >= 0)
 			s->d[dso].hit = 1;

@@ -42,8 +42,18 @@ struct dso_hits {
 	struct id_hash tasks;	/* pid + 1 -> struct dso_task */
 	struct dso_task **task_list;
 	int nr_tasks, cap_tasks;
-	struct dso_module *mods;	/* /proc/modules, read at the first kernel sample */
+	struct dso_module *mods;	/* /proc/modules, read at the first kernel sample,
+					 * by address */
 	int nr_mods;		/* -1: not read yet */
+	u64 mods_lo, mods_hi;	/* the span of the modules: outside it, the kernel's */
+	/* samples come in runs of one event, and of the few tasks that run on
+	 * the CPUs at that time, interleaved */
+	u64 last_id;
+	const struct dso_layout *last_layout;	/* NULL: no last_id yet */
+	struct dso_task_slot {
+		u32 pid;
+		struct dso_task *t;	/* NULL: empty */
+	} recent[16];			/* by pid % 16 */
 	char *carry;		/* a record split across two iovecs */
 	struct dso_pending *pending;	/* user samples in no map yet: retried at the round's end */
 	int nr_pending;

@@ -11,7 +11,7 @@
 
 /* the staging buffer of the write: a few times the largest record, and
  * small enough to stay in the cache between the copy and the write */
-#define STAGE_BYTES (128U << 10)
+#define STAGE_BYTES (256U << 10)
 /* records published after a ring's copy but stamped before it (in flight
  * on another CPU) are microseconds old: leave this much to the next dump */
 #define DEFER_SLACK_NS 1000000ULL
@@ -78,12 +78,9 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 	d->done = calloc(d->nr_rings + opts->history_slots + 1, sizeof(*d->done));
 	if (!d->done)
 		goto fail;
-	d->stage = malloc(STAGE_BYTES);
-	if (d->stage) {
-		memset(d->stage, 0, STAGE_BYTES);	/* no fault during a dump */
+	err = stage_pipe__init(&d->pipe, STAGE_BYTES);
+	if (!err)
 		return d;
-	}
-	err = -ENOMEM;
 fail:
 	dump__delete(d);
 	errno = -err;
@@ -108,7 +105,7 @@ void dump__delete(struct dump *d)
 	buf__release(&d->bpf_btf);
 	prelude__exit(&d->prelude);
 	merge__exit(&d->merge);
-	free(d->stage);
+	stage_pipe__exit(&d->pipe);
 	free(d);
 }
 
@@ -238,16 +235,6 @@ static s64 dump__ring_tasks(struct dump *d)
 }
 
 
-/* The staged records to the file: with -z as COMPRESSED records, each
- * stage a flushed part of the file's zstd stream (FINISHED_ROUND stays
- * as it is, as the stock perf writes it). */
-static int dump__flush_stage(struct perf_data *out, char *stage, size_t used)
-{
-	struct iovec iov = { stage, used };
-
-	return perf_data__write_ring(out, &iov, 1);
-}
-
 /* How many of the first n times (in order) are at most end. */
 static u64 count_until(const u64 *times, u64 n, u64 end)
 {
@@ -321,18 +308,26 @@ static void dump__round_done(struct dump *d)
 	d->st.trimmed += d->merge.trimmed;
 }
 
-/* The records in time order, copied into the staging buffer and written
- * a buffer at a time: with many rings, consecutive records come from as
- * many places, and one copy here, where the merge has asked for them early,
- * is cheaper than the kernel gathering one small piece per record. The
- * merge goes in rounds when a history is read piece by piece. */
-static int dump__emit(struct dump *d, struct perf_data *out)
+/* The records in time order, copied into stages the pipe writes while the
+ * merge goes on: with many rings, consecutive records come from as many
+ * places, and one copy here, where the merge has asked for them early, is
+ * cheaper than the kernel gathering one small piece per record. With -z
+ * each stage is a flushed part of the file's zstd stream (FINISHED_ROUND
+ * stays as it is, as the stock perf writes it). The merge goes in rounds
+ * when a history is read piece by piece. */
+/* The build ids' model reads the stage here, the pipe writes it there:
+ * the writes take the longer, so the two sides come out about even. */
+static int dump__put_stage(struct dump *d, struct dso_hits *hits, char *stage, size_t used)
 {
-	static const struct perf_event_header round = {
-		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
-	};
+	if (hits)
+		dso_hits__feed(hits, &(struct iovec){ stage, used }, 1);
+	return stage_pipe__put(&d->pipe, used);
+}
+
+static int dump__merge(struct dump *d, struct dso_hits *hits)
+{
 	const struct perf_event_header *h;
-	char *stage = d->stage;
+	char *stage = stage_pipe__stage(&d->pipe);
 	size_t used = 0;
 	int err = 0;
 	u64 t, end;
@@ -354,9 +349,10 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 				d->info.last_sample_time = t;
 			}
 			if (used + h->size > STAGE_BYTES) {
-				err = dump__flush_stage(out, stage, used);
+				err = dump__put_stage(d, hits, stage, used);
 				if (err)
 					return err;
+				stage = stage_pipe__stage(&d->pipe);
 				used = 0;
 			}
 			memcpy(stage + used, h, h->size);
@@ -364,7 +360,24 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 		}
 		dump__round_done(d);
 	} while (end != UINT64_MAX);
-	err = used ? dump__flush_stage(out, stage, used) : 0;
+	return used ? dump__put_stage(d, hits, stage, used) : 0;
+}
+
+static int dump__emit(struct dump *d, struct perf_data *out)
+{
+	static const struct perf_event_header round = {
+		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
+	};
+	struct dso_hits *hits = out->hits;
+	int err, werr;
+
+	out->hits = NULL;	/* fed here, not by the pipe's writes */
+	stage_pipe__start(&d->pipe, out);
+	err = dump__merge(d, hits);
+	/* out is ours again only once the pipe is empty, failed or not */
+	werr = stage_pipe__finish(&d->pipe);
+	out->hits = hits;
+	err = err ? err : werr;
 	return err ? err : perf_data__write(out, &round, sizeof(round));
 }
 
@@ -390,12 +403,11 @@ static int dump__run(struct dump *d)
 	u64 window;
 	int err;
 
-	for (int i = 0; i < d->nr_rings; i++) {
-		err = ring_copy__index(&d->rc[i], d->id_sample_type);
-		if (err)
-			return dump__fail(d, err, "indexing the ring copies");
+	err = d->crew ? capture_crew__index(d->crew, d->id_sample_type) : 0;
+	if (err)
+		return dump__fail(d, err, "indexing the ring copies");
+	for (int i = 0; i < d->nr_rings; i++)
 		dump__account_ring(d, &d->rc[i]);
-	}
 	window = ring_copy__window_start(d->rc, d->nr_rings);
 	/* a history ring that lost records to the size wrapped, like a ring */
 	for (int s = 0; s < d->take.nr_slots; s++)

@@ -10,6 +10,7 @@
 #include "util/merge.h"
 #include "util/prelude.h"
 #include "util/ring-copy.h"
+#include "util/stage-pipe.h"
 
 struct evlist;
 struct tracking;
@@ -78,7 +79,7 @@ struct dump {
 	/* kept from dump to dump */
 	struct prelude prelude;
 	struct merge merge;
-	char *stage;			/* the write's staging buffer */
+	struct stage_pipe pipe;		/* the records on their way to the file */
 	/* what the dump did (the prelude's size is in prelude) */
 	struct dump_stats st;
 	u64 prepare_ns;			/* capture to index, window and prelude done */

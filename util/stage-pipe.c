@@ -1,0 +1,118 @@
+#include "util/stage-pipe.h"
+#include "util/data.h"
+#include "util/thread.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *stage_pipe__writer(void *arg)
+{
+	struct stage_pipe *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		int i, err;
+
+		while (!p->quit && !p->count)
+			pthread_cond_wait(&p->filled, &p->lock);
+		if (!p->count)
+			break;		/* quit, and all written */
+		i = p->tail;
+		pthread_mutex_unlock(&p->lock);
+		/* after a failure the rest is dropped: the file is abandoned */
+		err = p->err ? 0 : perf_data__write_ring(p->out,
+				&(struct iovec){ p->buf[i], p->len[i] }, 1);
+		pthread_mutex_lock(&p->lock);
+		if (err && !p->err)
+			p->err = err;
+		p->tail = (p->tail + 1) % STAGE_PIPE_DEPTH;
+		p->count--;
+		pthread_cond_signal(&p->freed);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+int stage_pipe__init(struct stage_pipe *p, size_t size)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->size = size;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->filled, NULL);
+	pthread_cond_init(&p->freed, NULL);
+	for (int i = 0; i < STAGE_PIPE_DEPTH; i++) {
+		p->buf[i] = malloc(size);
+		if (!p->buf[i])
+			return -ENOMEM;
+		memset(p->buf[i], 0, size);
+	}
+	err = thread__spawn(&p->tid, -1, stage_pipe__writer, p);
+	if (err)
+		return err;
+	p->running = 1;
+	return 0;
+}
+
+void stage_pipe__exit(struct stage_pipe *p)
+{
+	if (p->running) {
+		pthread_mutex_lock(&p->lock);
+		p->quit = 1;
+		pthread_cond_signal(&p->filled);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->tid, NULL);
+	}
+	for (int i = 0; i < STAGE_PIPE_DEPTH; i++)
+		free(p->buf[i]);
+	pthread_cond_destroy(&p->filled);
+	pthread_cond_destroy(&p->freed);
+	pthread_mutex_destroy(&p->lock);
+	memset(p, 0, sizeof(*p));
+}
+
+void stage_pipe__start(struct stage_pipe *p, struct perf_data *out)
+{
+	/* the thread is idle: nothing handed over, nothing to read these */
+	p->out = out;
+	p->err = 0;
+}
+
+char *stage_pipe__stage(struct stage_pipe *p)
+{
+	char *stage;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->count == STAGE_PIPE_DEPTH)
+		pthread_cond_wait(&p->freed, &p->lock);
+	stage = p->buf[(p->tail + p->count) % STAGE_PIPE_DEPTH];
+	pthread_mutex_unlock(&p->lock);
+	return stage;
+}
+
+int stage_pipe__put(struct stage_pipe *p, size_t len)
+{
+	int err;
+
+	pthread_mutex_lock(&p->lock);
+	p->len[(p->tail + p->count) % STAGE_PIPE_DEPTH] = len;
+	p->count++;
+	pthread_cond_signal(&p->filled);
+	err = p->err;
+	pthread_mutex_unlock(&p->lock);
+	return err;
+}
+
+int stage_pipe__finish(struct stage_pipe *p)
+{
+	int err;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->count)
+		pthread_cond_wait(&p->freed, &p->lock);
+	err = p->err;
+	pthread_mutex_unlock(&p->lock);
+	return err;
+}
