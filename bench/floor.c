@@ -3,9 +3,17 @@
  * does: create under a temporary name, write in 1 MiB chunks, close, rename
  * into place (no fsync: the dumps do not fsync either). Prints ms for each.
  *   floor BYTES DIR   -> "memcpy MS" and "write MS"
+ * And the floor under a capture of N bytes from one ring per CPU: a thread
+ * pinned on each of CPUS CPUs copies N / CPUS bytes, all at once, as the
+ * capture crew does. Run it while the recorder samples, and it pays what
+ * the capture pays for the sampling interrupts on those CPUs.
+ *   floor -p CPUS BYTES -> "pmemcpy MS" (the slowest thread's start to end)
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +65,77 @@ static int write_file(const char *dir, const char *src, size_t n, double *ms)
 	return 0;
 }
 
+struct share {
+	pthread_t tid;
+	pthread_barrier_t *start;
+	char *src, *dst;
+	size_t n;
+	int cpu, err;
+	double t0, t1;
+};
+
+static void *share__copy(void *arg)
+{
+	struct share *s = arg;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(s->cpu, &cpus);
+	s->err = pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	s->src = malloc(s->n);
+	s->dst = malloc(s->n);
+	if (!s->src || !s->dst)
+		s->err = ENOMEM;
+	for (size_t i = 0; !s->err && i < s->n; i++)
+		s->src[i] = (char)i;
+	if (!s->err)
+		memset(s->dst, 1, s->n);
+	pthread_barrier_wait(s->start);
+	s->t0 = now_ms();
+	if (!s->err)
+		memcpy(s->dst, s->src, s->n);
+	s->t1 = now_ms();
+	if (!s->err && s->dst[s->n - 1] != (char)(s->n - 1))
+		s->err = EIO;
+	free(s->src);
+	free(s->dst);
+	return NULL;
+}
+
+static int parallel_copy(int cpus, size_t n)
+{
+	struct share *s = calloc(cpus, sizeof(*s));
+	pthread_barrier_t start;
+	double t0 = 1e300, t1 = 0;
+	int err = 0;
+
+	if (!s || pthread_barrier_init(&start, NULL, cpus)) {
+		fprintf(stderr, "floor: %d threads: %s\n", cpus, strerror(ENOMEM));
+		return 1;
+	}
+	for (int i = 0; i < cpus; i++) {
+		s[i] = (struct share){ .start = &start, .n = n / cpus, .cpu = i };
+		if (pthread_create(&s[i].tid, NULL, share__copy, &s[i])) {
+			fprintf(stderr, "floor: thread %d: %s\n", i, strerror(errno));
+			exit(1);	/* the others wait at the barrier for good */
+		}
+	}
+	for (int i = 0; i < cpus; i++) {
+		pthread_join(s[i].tid, NULL);
+		if (s[i].err && !err)
+			err = s[i].err;
+		t0 = s[i].t0 < t0 ? s[i].t0 : t0;
+		t1 = s[i].t1 > t1 ? s[i].t1 : t1;
+	}
+	if (err) {
+		fprintf(stderr, "floor: copying %zu bytes on %d CPUs: %s\n", n, cpus, strerror(err));
+		return 1;
+	}
+	printf("pmemcpy %.3f\n", t1 - t0);
+	free(s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double t0, copy_ms, write_ms;
@@ -64,8 +143,11 @@ int main(int argc, char **argv)
 	size_t n;
 	int err;
 
+	if (argc == 4 && !strcmp(argv[1], "-p") && atoi(argv[2]) > 0 &&
+	    (n = strtoul(argv[3], NULL, 0)))
+		return parallel_copy(atoi(argv[2]), n);
 	if (argc != 3 || !(n = strtoul(argv[1], NULL, 0))) {
-		fprintf(stderr, "usage: floor BYTES DIR\n");
+		fprintf(stderr, "usage: floor BYTES DIR | floor -p CPUS BYTES\n");
 		return 2;
 	}
 	a = malloc(n);
