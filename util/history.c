@@ -51,6 +51,12 @@ struct history *history__new(int nr_slots, u64 size, int level)
 		goto fail;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_compressionLevel, level)))
 		goto fail;
+	/* level 1's hash table is sized for bigger inputs than a chunk: with
+	 * 2K entries rather than its 8K, 1 MB chunks of perf records compress
+	 * 4-7% faster and 2-10% smaller (measured on close() tracepoints and
+	 * cpu-clock -g here) */
+	if (level == 1 && ZSTD_isError(ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_hashLog, 11)))
+		goto fail;
 	for (int i = 0; i < nr_slots; i++) {
 		h->slot[i].raw = malloc(h->chunk_bytes);
 		if (!h->slot[i].raw)
