@@ -8,9 +8,14 @@ cd "$TMP" || exit 1
 # the stock's record writes some of its cache under ~/.debug whatever
 # --buildid-dir says: a home of the test's own
 export HOME=$TMP
+# it spends a few ms in the kernel first (reads of /dev/zero): an exec's
+# faults alone leave a run without a kernel sample now and then
 cat > hot.c <<'C'
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 volatile unsigned long sink;
+static char buf[1 << 20];
 __attribute__((noinline)) void bid_hot_spin(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
@@ -18,6 +23,10 @@ __attribute__((noinline)) void bid_hot_spin(unsigned long n)
 }
 int main(int argc, char **argv)
 {
+	int fd = open("/dev/zero", O_RDONLY);
+
+	for (int i = 0; fd >= 0 && i < 64; i++)
+		sink += read(fd, buf, sizeof(buf));
 	bid_hot_spin(strtoul(argv[1], NULL, 0));
 	return 0;
 }
