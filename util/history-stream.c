@@ -45,6 +45,7 @@ int history_stream__fill(struct history_stream *hs, struct history_take *t, int 
 		if (got < 0)
 			return got;
 		hs->read_all = !got;
+		/* the chunks' own headers give the dump its tasks and counts */
 		got = record_index__build(&hs->idx, hs->raw.p, 0, hs->raw.len, id_sample_type, 0);
 		if (got)
 			return got;

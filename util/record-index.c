@@ -96,7 +96,7 @@ static int record_index__add_pid(struct record_index *ix, const struct perf_even
 }
 
 int record_index__build(struct record_index *ix, const char *buf, u64 start, u64 len,
-			u64 id_sample_type, int newest_first)
+			u64 id_sample_type, int flags)
 {
 	u64 off = start, n = 0;
 
@@ -111,6 +111,8 @@ int record_index__build(struct record_index *ix, const char *buf, u64 start, u64
 		ix->times[n] = event__time(h, id_sample_type);
 		ix->offs[n++] = off;
 		off += h->size;
+		if (!(flags & INDEX_TASKS))
+			continue;
 		if (h->type == PERF_RECORD_SAMPLE) {
 			ix->samples++;
 			if (record_index__add_pid(ix, h))
@@ -123,7 +125,7 @@ int record_index__build(struct record_index *ix, const char *buf, u64 start, u64
 			ix->lost += lost;
 		}
 	}
-	for (u64 i = 0; newest_first && i < n / 2; i++) {
+	for (u64 i = 0; (flags & INDEX_NEWEST_FIRST) && i < n / 2; i++) {
 		u32 tmp = ix->offs[i];
 		u64 t = ix->times[i];
 

@@ -31,13 +31,18 @@ u64 record_index__bytes(u64 entries);
 int record_index__init(struct record_index *ix, u64 entries);
 void record_index__exit(struct record_index *ix);
 
-/* Indexes the complete records of buf[start, len), which holds them newest
- * first (a backward ring's copy) or oldest first (forward records). Stops at
+/* How record_index__build() reads a buffer. */
+enum {
+	INDEX_NEWEST_FIRST = 1,	/* a backward ring's copy; else oldest first */
+	INDEX_TASKS = 2,	/* also the samples' tasks and counts, and LOST's */
+};
+
+/* Indexes the complete records of buf[start, len), as flags say. Stops at
  * a zero header (never written), a bad size or a record crossing len
  * (torn). Times are read with the sample_id layout id_sample_type. 0 with
  * nr set, or -ENOMEM (the index must never silently cut a dump). */
 int record_index__build(struct record_index *ix, const char *buf, u64 start, u64 len,
-			u64 id_sample_type, int newest_first);
+			u64 id_sample_type, int flags);
 
 /* Anonymous memory written once now, so that no later use pays a page
  * fault (MAP_POPULATE alone leaves write faults behind, and in a VM a

@@ -102,7 +102,8 @@ u64 ring_copy__defer_after(struct ring_copy *rc, u64 end, u64 id_sample_type)
 
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type)
 {
-	return record_index__build(&rc->idx, rc->buf, rc->start, rc->len, id_sample_type, 1);
+	return record_index__build(&rc->idx, rc->buf, rc->start, rc->len, id_sample_type,
+				   INDEX_NEWEST_FIRST | INDEX_TASKS);
 }
 
 u64 ring_copy__window_start(const struct ring_copy *rcs, int n)
