@@ -671,7 +671,7 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 		OPT_BOOL('N', "no-buildid-cache", &opts->no_buildid_cache, "do not update the "
 			 "buildid cache"),
 		OPT_BOOL(0, "buildid-all", &opts->buildid_all, "Record build-id of all DSOs "
-			 "regardless of hits (accepted: maps of existing tasks always have them)"),
+			 "regardless of hits"),
 		OPT_BOOL(0, "buildid-mmap", &opts->buildid_mmap, "Record build-id in map events"),
 		OPT_CB_FLAGS('b', "branch-any", "-b/--branch-any needs a PMU that samples taken "
 			     "branches (LBR, BRBE), which this perf does not support", NULL,
