@@ -636,6 +636,14 @@ int cmd_record(int argc, const char **argv)
 			goto out;
 		}
 	}
+	/* after the fork: the workload keeps its own policy, as with perf;
+	 * before the dump's threads start: they inherit it, or a capture
+	 * would wait on helpers any other real-time task could starve */
+	if (opts->realtime_prio &&
+	    sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ opts->realtime_prio })) {
+		pr_err("perf record: Could not set realtime priority: %s\n", strerror(errno));
+		goto out;
+	}
 	if (record__setup_maps(&rec))
 		goto out;
 	err = record__config(rec.evlist, opts, rec.err, sizeof(rec.err));
@@ -651,12 +659,6 @@ int cmd_record(int argc, const char **argv)
 		err = record__setup_dumps(&rec);
 	if (err) {
 		pr_err("perf record: %s\n", rec.err);
-		goto out;
-	}
-	/* after the fork: the workload keeps its own policy, as with perf */
-	if (opts->realtime_prio &&
-	    sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ opts->realtime_prio })) {
-		pr_err("perf record: Could not set realtime priority: %s\n", strerror(errno));
 		goto out;
 	}
 	tracking__init(&rec.tracking, rec.tracking_max, record__id_sample_type(rec.evlist));

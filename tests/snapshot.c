@@ -609,7 +609,7 @@ static int test_prelude(struct test_ctx *ctx)
 /* The capture crew copies and indexes every ring as one thread would: NR
  * rings, each wrapped to a different depth, captured twice; ring r on CPU
  * cpu0 + r. */
-static int capture_crew_case(struct test_ctx *ctx, int nr, int cpu0)
+static int capture_crew_case(struct test_ctx *ctx, int nr, int cpu0, int cpus)
 {
 	enum { RINGS = 7 };
 	static struct image img[RINGS];
@@ -623,7 +623,7 @@ static int capture_crew_case(struct test_ctx *ctx, int nr, int cpu0)
 		img[r].m.cpu = cpu0 + r;
 		TEST_ASSERT(!ring_copy__init(&rc[r], &img[r].m), "ring %d", r);
 	}
-	crew = capture_crew__new(rc, nr);
+	crew = capture_crew__new(rc, nr, cpus);
 	if (!crew) {
 		fprintf(stderr, "  FAILED: crew of %d rings on CPUs %d..: %s\n", nr, cpu0,
 			strerror(errno));
@@ -658,12 +658,14 @@ out:
 }
 
 /* More rings than CPUs (helpers take several, pinned where the CPUs
- * exist), rings on CPUs that do not exist (helpers run unpinned), and one
- * ring (the recorder's thread copies it). */
+ * exist), rings on CPUs that do not exist (helpers run unpinned), one
+ * ring, and several on a single CPU (the recorder's thread copies them). */
 static int test_capture_crew(struct test_ctx *ctx)
 {
-	if (capture_crew_case(ctx, 7, 0) || capture_crew_case(ctx, 3, CPU_SETSIZE - 3) ||
-	    capture_crew_case(ctx, 1, 0))
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (capture_crew_case(ctx, 7, 0, cpus) || capture_crew_case(ctx, 3, CPU_SETSIZE - 3, cpus) ||
+	    capture_crew_case(ctx, 1, 0, cpus) || capture_crew_case(ctx, 5, 0, 1))
 		return TEST_FAIL;
 	return TEST_OK;
 }

@@ -17,7 +17,7 @@ static int capture_crew__share(struct capture_crew *c, int index)
 {
 	int err = 0;
 
-	for (int i = index; i < c->nr; i += c->threads ? c->threads : c->nr) {
+	for (int i = index; i < c->nr; i += c->threads ? c->threads : 1) {
 		struct ring_copy *rc = &c->rcs[i];
 
 		if (c->job == CREW_CAPTURE)
@@ -71,10 +71,9 @@ static int capture_crew__spawn(struct capture_crew *c, int index)
 	return err;
 }
 
-struct capture_crew *capture_crew__new(struct ring_copy *rcs, int nr)
+struct capture_crew *capture_crew__new(struct ring_copy *rcs, int nr, int cpus)
 {
 	struct capture_crew *c = calloc(1, sizeof(*c));
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int err;
 
 	if (!c)
@@ -84,7 +83,7 @@ struct capture_crew *capture_crew__new(struct ring_copy *rcs, int nr)
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->go, NULL);
 	pthread_cond_init(&c->done, NULL);
-	c->threads = (int)MIN((long)nr, cpus > 0 ? cpus : 1);
+	c->threads = MIN(nr, cpus > 0 ? cpus : 1);
 	if (c->threads <= 1) {
 		c->threads = 0;
 		return c;

@@ -26,10 +26,11 @@ struct capture_crew {
 	int quit;
 };
 
-/* A crew for the nr rings of rcs: one helper a ring, up to the CPUs
- * online; none for a single ring or CPU. NULL with errno set; capture_crew__delete()
+/* A crew for the nr rings of rcs: one helper a ring, up to cpus (the
+ * CPUs online); none for a single ring or CPU: the recorder's thread
+ * copies them all then. NULL with errno set; capture_crew__delete()
  * takes a half-made crew. */
-struct capture_crew *capture_crew__new(struct ring_copy *rcs, int nr);
+struct capture_crew *capture_crew__new(struct ring_copy *rcs, int nr, int cpus);
 void capture_crew__delete(struct capture_crew *c);
 /* ring_copy__capture() of every ring (margin capped at a quarter of each),
  * returned from once all are copied. */

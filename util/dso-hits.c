@@ -335,7 +335,8 @@ static void dso_hits__read_modules(struct dso_hits *s)
 		m.end = addr + size;
 		s->mods[s->nr_mods++] = m;
 	}
-	qsort(s->mods, s->nr_mods, sizeof(*s->mods), module__cmp);
+	if (s->nr_mods > 1)	/* no modules (or none we may see): mods is NULL */
+		qsort(s->mods, s->nr_mods, sizeof(*s->mods), module__cmp);
 	for (int i = 0; i < s->nr_mods; i++) {
 		s->mods_lo = i ? MIN(s->mods_lo, s->mods[i].start) : s->mods[i].start;
 		s->mods_hi = MAX(s->mods_hi, s->mods[i].end);

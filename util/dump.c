@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the staging buffer of the write: a few times the largest record, and
  * small enough to stay in the cache between the copy and the write */
@@ -55,7 +56,8 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 		d->memory += ring_copy__bytes(d->rc[d->nr_rings - 1].size);
 	}
 	if (d->nr_rings) {
-		d->crew = capture_crew__new(d->rc, d->nr_rings);
+		d->crew = capture_crew__new(d->rc, d->nr_rings,
+					    (int)sysconf(_SC_NPROCESSORS_ONLN));
 		if (!d->crew) {
 			err = -errno;
 			goto fail;
