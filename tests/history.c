@@ -2,11 +2,17 @@
  * survive in order, the oldest go first and are counted, memory stays
  * within the size, and no record is in two takes. */
 #include "tests/tests.h"
+#include "util/dump.h"
+#include "util/evlist.h"
 #include "util/history.h"
+#include "util/parse-events.h"
+#include "util/tracking.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* a sample-sized record: header, then its number and time; the size
  * varies a little and two words are noise, as addresses in real records
@@ -178,8 +184,94 @@ static int test_history(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+#define DUMP_ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+
+/* A CPU's records are not quite in time order (an interrupt between a
+ * sample's time and its place in the ring writes a later one first): a
+ * dump of a history whose every chunk ends on a record older than the one
+ * before it merges every record, once, and ends. The merge's rounds stop
+ * at the time the history has been read to; a binary search up to it
+ * found nothing to merge, and the dump went round for ever (SIGALRM ends
+ * the test then). */
+static int test_history_unordered(struct test_ctx *ctx)
+{
+	enum { RINGS = 2, PER_SLOT = 20000 };
+	struct dump_opts opts = { .last = 1, .history_slots = RINGS };
+	struct evlist *evlist = evlist__new();
+	struct history *h = history__new(RINGS, 8 << 20, 1);
+	struct header_info info = { 0 };
+	struct buf pending = { 0 };
+	struct tracking trk;
+	struct dump *d = NULL;
+	char err[256], dir[] = "/tmp/perf-history-dump.XXXXXX", path[64];
+	u64 rec[16] = { 0 };	/* 128 bytes: a 512K chunk ends on record 4095, an older one */
+	struct perf_event_header *hd = (void *)rec;
+	int ret = TEST_FAIL;
+
+	tracking__init(&trk, 0, DUMP_ST);
+	TEST_ASSERT(evlist && h && !parse_events(evlist, "cpu-clock", err, sizeof(err)) &&
+		    mkdtemp(dir), "set-up");
+	d = dump__new(evlist, DUMP_ST, &opts);
+	if (!d)
+		goto out;
+	info.evlist = evlist;
+	hd->type = PERF_RECORD_SAMPLE;
+	hd->size = sizeof(rec);
+	for (u64 k = 0; k < PER_SLOT; k++)
+		for (int s = 0; s < RINGS; s++) {
+			/* every fourth record older than the two before it */
+			u64 t = 1000000 + 30000 * k - (k % 4 == 3 ? 75000 : 0) + s;
+			u32 pid = 1000 + s;
+
+			memcpy((char *)rec + SAMPLE_TIME_OFFSET, &t, sizeof(t));
+			memcpy((char *)rec + SAMPLE_PID_OFFSET, &pid, sizeof(pid));
+			rec[5] = s;
+			if (history__add(h, s, hd, t))
+				goto out;
+		}
+	snprintf(path, sizeof(path), "%s/h.data", dir);
+	alarm(20);
+	if (dump__capture(d, &trk, &pending, path, 0, &info, now_ns()) ||
+	    history__take(h, &d->take) || dump__write(d)) {
+		fprintf(stderr, "  FAILED: dump: %s\n", d->errbuf);
+		goto out;
+	}
+	alarm(0);
+	if (h->st.dropped_records || d->st.samples != (u64)RINGS * PER_SLOT) {
+		fprintf(stderr, "  FAILED: %llu of %d samples dumped (%llu dropped)\n",
+			(unsigned long long)d->st.samples, RINGS * PER_SLOT,
+			(unsigned long long)h->st.dropped_records);
+		goto out;
+	}
+	TEST_LOG(ctx, "  unordered chunk ends: %llu samples dumped\n",
+		 (unsigned long long)d->st.samples);
+	ret = TEST_OK;
+out:
+	alarm(0);
+	if (d) {
+		history__release(h, &d->take);
+		if (d->placed[0])
+			unlink(d->placed);
+	}
+	rmdir(dir);
+	dump__delete(d);
+	history__delete(h);
+	tracking__exit(&trk);
+	evlist__delete(evlist);
+	return ret;
+}
+
+static int test_history_all(struct test_ctx *ctx)
+{
+	int ret = test_history(ctx);
+
+	return ret ? ret : test_history_unordered(ctx);
+}
+
 const struct test_suite suite_history = {
 	"history", "Compressed user-space history: numbered records wrap many times, the newest "
-	"survive in order, the oldest go first and are counted, memory within the size",
-	test_history,
+	"survive in order, the oldest go first and are counted, memory within the size; a dump of "
+	"chunks whose last record is older than the one before",
+	test_history_all,
 };

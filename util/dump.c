@@ -288,12 +288,16 @@ static u64 dump__round(struct dump *d, int *err)
 	for (int i = 0; i < d->nr_rings; i++)
 		dump__round_stream(d, i + 1, d->rc[i].buf, d->rc[i].idx.offs, d->rc[i].idx.times,
 				   d->rc[i].idx.nr, 1, end);
+	/* the stream the round ends at goes whole: a CPU's records are not
+	 * quite in time order, and a search up to its last record's time
+	 * could stop before it, leave it unread, and so end every next
+	 * round at the same time with nothing merged */
 	for (int s = 0; s < d->take.nr_slots; s++) {
 		struct history_stream *hs = &d->hist[s];
 
 		d->done[n] = hs->done;
 		dump__round_stream(d, n++, hs->raw.p, hs->idx.offs, hs->idx.times, hs->idx.nr, 1,
-				   end);
+				   history_stream__horizon(hs) == end ? UINT64_MAX : end);
 	}
 	d->merge.nr_streams = n;
 	merge__start(&d->merge, d->window);
