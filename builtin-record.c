@@ -343,13 +343,13 @@ static int record__wait_workload(struct record *rec, int terminate)
 /* Overwrite mode: what the rings, capture buffers and tracking log take. */
 static void record__print_memory(struct record *rec)
 {
-	const struct history *h = rec->history;
+	struct history *h = rec->history;
 
 	if (h)
 		pr_err("[ perf record: memory: history %lluK in chunks of %uK (%lluK in use), %d "
 		       "forward rings of %lluK, tracking %lluK ]\n",
 		       (unsigned long long)(h->size >> 10), h->chunk_bytes >> 10,
-		       (unsigned long long)((h->used + (u64)h->nr_slots * h->chunk_bytes) >> 10),
+		       (unsigned long long)(history__memory(h) >> 10),
 		       h->nr_slots, (unsigned long long)(rec->opts.mmap_bytes >> 10),
 		       (unsigned long long)(rec->tracking.log.cap >> 10));
 	if (!h || rec->dump->nr_rings)
@@ -366,6 +366,7 @@ static void record__print_history(struct record *rec)
 {
 	const struct history_stats *st = &rec->history->st;
 
+	history__sync(rec->history);
 	pr_err("[ perf record: history: %llu records (%.1f MB) taken in, %llu (%.1f MB) "
 	       "dropped, oldest first, to stay within %lluM; compressed %.1f:1 ]\n",
 	       (unsigned long long)st->records, st->bytes / 1048576.0,

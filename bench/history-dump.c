@@ -53,7 +53,7 @@ static u64 fill(struct history *h, int nr)
 
 	hd->type = PERF_RECORD_SAMPLE;
 	hd->size = RECORD_SIZE;
-	while (!h->st.dropped_records || h->st.dropped_records * 10 < h->st.records) {
+	for (;;) {
 		u64 r = next_rand(&seed);
 		/* a hot spot: most samples in a few hundred ips of one binary */
 		u64 ip = 0x400000 + ((r & 7) ? (r >> 8) % 512 : (r >> 8) % 65536) * 4;
@@ -67,9 +67,13 @@ static u64 fill(struct history *h, int nr)
 		rec[5] = slot;			/* CPU */
 		if (history__add(h, slot, hd, t))
 			return 0;
-		n++;
+		/* the compressor counts what it drops: look once in a while */
+		if (++n % 65536 == 0) {
+			history__sync(h);
+			if (h->st.dropped_records && h->st.dropped_records * 10 >= h->st.records)
+				return n;
+		}
 	}
-	return n;
 }
 
 static int run(const char *dir, int nr, u64 mb, int rounds, int level)

@@ -2,13 +2,15 @@
  * ring, oldest dropped first. */
 #include "util/history.h"
 #include "util/event.h"
+#include "util/thread.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
-/* a slot's share of size, in chunks: one of them is its raw buffer */
+/* a slot's share of size, in chunks: two of them are raw buffers, the one
+ * it fills and a spare */
 #define CHUNKS_PER_SLOT 8
 
 u64 history__min_size(int nr_slots)
@@ -29,9 +31,12 @@ static u32 chunk_bytes_for(u64 size, int nr_slots)
 	return c;
 }
 
+static void *history__compress_jobs(void *arg);
+
 struct history *history__new(int nr_slots, u64 size, int level)
 {
 	struct history *h;
+	int err;
 
 	if (nr_slots <= 0 || size < history__min_size(nr_slots) || level < 1 ||
 	    level > ZSTD_maxCLevel()) {
@@ -45,9 +50,14 @@ struct history *history__new(int nr_slots, u64 size, int level)
 	h->size = size;
 	h->level = level;
 	h->chunk_bytes = chunk_bytes_for(size, nr_slots);
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->work, NULL);
+	pthread_cond_init(&h->done, NULL);
 	h->slot = calloc(nr_slots, sizeof(*h->slot));
+	h->queue = calloc(nr_slots, sizeof(*h->queue));
+	h->spare = calloc(nr_slots, sizeof(*h->spare));
 	h->cctx = ZSTD_createCCtx();
-	if (!h->slot || !h->cctx)
+	if (!h->slot || !h->queue || !h->spare || !h->cctx)
 		goto fail;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_compressionLevel, level)))
 		goto fail;
@@ -57,11 +67,23 @@ struct history *history__new(int nr_slots, u64 size, int level)
 	 * cpu-clock -g here) */
 	if (level == 1 && ZSTD_isError(ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_hashLog, 11)))
 		goto fail;
+	/* one spare per slot: rings fill at much the same pace, and a slot
+	 * that found no spare would stall the drain for a compression */
 	for (int i = 0; i < nr_slots; i++) {
 		h->slot[i].raw = malloc(h->chunk_bytes);
-		if (!h->slot[i].raw)
+		h->spare[i] = malloc(h->chunk_bytes);
+		if (!h->slot[i].raw || !h->spare[i])
 			goto fail;
+		h->nr_spare++;
 	}
+	h->nr_raw = 2 * nr_slots;
+	err = thread__spawn(&h->compressor, -1, history__compress_jobs, h);
+	if (err) {
+		history__delete(h);
+		errno = -err;
+		return NULL;
+	}
+	h->running = 1;
 	return h;
 fail:
 	history__delete(h);
@@ -83,13 +105,29 @@ void history__delete(struct history *h)
 {
 	if (!h)
 		return;
+	if (h->running) {
+		pthread_mutex_lock(&h->lock);
+		h->stop = 1;
+		pthread_cond_signal(&h->work);
+		pthread_mutex_unlock(&h->lock);
+		pthread_join(h->compressor, NULL);
+	}
+	for (int i = 0; h->queue && i < h->q_len; i++)
+		free(h->queue[(h->q_head + i) % h->nr_slots].raw);
 	for (int i = 0; h->slot && i < h->nr_slots; i++) {
 		chunks__free(h->slot[i].oldest);
 		free(h->slot[i].raw);
 	}
+	for (int i = 0; h->spare && i < h->nr_spare; i++)
+		free(h->spare[i]);
 	free(h->slot);
+	free(h->queue);
+	free(h->spare);
 	history_scan__exit(&h->scan);
 	ZSTD_freeCCtx(h->cctx);
+	pthread_cond_destroy(&h->done);
+	pthread_cond_destroy(&h->work);
+	pthread_mutex_destroy(&h->lock);
 	free(h);
 }
 
@@ -188,23 +226,23 @@ static int history__drop_oldest(struct history *h)
 	return 1;
 }
 
-/* The slot's full raw buffer becomes a chunk, within size. */
-static int history__seal(struct history *h, struct history_slot *s)
+/* A chunk of the job's records, or NULL for lack of memory. The
+ * compressor's own work: no lock held. */
+static struct history_chunk *history__make_chunk(struct history *h, const struct history_job *j)
 {
-	size_t bound = ZSTD_compressBound(s->raw_len), len, pids;
-	u64 raw_bytes = (u64)h->nr_slots * h->chunk_bytes;
+	size_t bound = ZSTD_compressBound(j->len), len, pids;
 	struct history_chunk *c, *shrunk;
 
-	if (history_scan__records(&h->scan, s->raw, s->raw_len))
-		return -ENOMEM;
+	if (history_scan__records(&h->scan, j->raw, j->len))
+		return NULL;
 	pids = h->scan.nr_pids * sizeof(u32);
 	c = malloc(sizeof(*c) + pids + bound);
 	if (!c)
-		return -ENOMEM;
-	len = ZSTD_compress2(h->cctx, (char *)c->data + pids, bound, s->raw, s->raw_len);
+		return NULL;
+	len = ZSTD_compress2(h->cctx, (char *)c->data + pids, bound, j->raw, j->len);
 	if (ZSTD_isError(len)) {
 		free(c);
-		return -ENOMEM;	/* zstd fails on a bound-sized output only for memory */
+		return NULL;	/* zstd fails on a bound-sized output only for memory */
 	}
 	shrunk = realloc(c, sizeof(*c) + pids + len);
 	c = shrunk ? shrunk : c;
@@ -212,17 +250,34 @@ static int history__seal(struct history *h, struct history_slot *s)
 	/* field by field: a struct assignment would also write the padding
 	 * that data[] begins in */
 	c->next = NULL;
-	c->first_time = s->raw_first;
-	c->last_time = s->raw_last;
-	c->nr_records = s->raw_nr;
-	c->raw_len = s->raw_len;
+	c->first_time = j->first;
+	c->last_time = j->last;
+	c->nr_records = j->nr;
+	c->raw_len = j->len;
 	c->len = len;
 	c->samples = h->scan.samples;
 	c->lost_records = h->scan.lost_records;
 	c->lost = h->scan.lost;
 	c->nr_pids = h->scan.nr_pids;
-	h->st.chunk_bytes_in += s->raw_len;
-	h->st.chunk_bytes_out += len;
+	return c;
+}
+
+/* The job's chunk joins its slot, within size; no chunk: its records
+ * go, counted. Under lock. */
+static void history__append(struct history *h, const struct history_job *j,
+			    struct history_chunk *c)
+{
+	u64 raw_bytes = (u64)h->nr_raw * h->chunk_bytes;
+	struct history_slot *s = &h->slot[j->slot];
+
+	if (!c) {
+		h->st.dropped_records += j->nr;
+		h->st.dropped_bytes += j->len;
+		s->dropped += j->nr;
+		return;
+	}
+	h->st.chunk_bytes_in += j->len;
+	h->st.chunk_bytes_out += c->len;
 	while (h->used + chunk__bytes(c) + raw_bytes > h->size && history__drop_oldest(h))
 		;
 	if (s->newest)
@@ -231,8 +286,57 @@ static int history__seal(struct history *h, struct history_slot *s)
 		s->oldest = c;
 	s->newest = c;
 	h->used += chunk__bytes(c);
+}
+
+/* The compressor thread: jobs in the order they were queued, so each
+ * slot's chunks stay in its ring's order. */
+static void *history__compress_jobs(void *arg)
+{
+	struct history *h = arg;
+
+	pthread_mutex_lock(&h->lock);
+	for (;;) {
+		struct history_job j;
+		struct history_chunk *c;
+
+		while (!h->q_len && !h->stop)
+			pthread_cond_wait(&h->work, &h->lock);
+		if (!h->q_len)
+			break;
+		j = h->queue[h->q_head];
+		h->q_head = (h->q_head + 1) % h->nr_slots;
+		h->q_len--;
+		h->busy = 1;
+		pthread_mutex_unlock(&h->lock);
+		c = history__make_chunk(h, &j);
+		pthread_mutex_lock(&h->lock);
+		history__append(h, &j, c);
+		h->spare[h->nr_spare++] = j.raw;
+		h->busy = 0;
+		pthread_cond_broadcast(&h->done);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+/* The slot's full raw buffer goes to the compressor; the slot goes on in
+ * a spare, waiting for one only when all are queued. */
+static void history__submit(struct history *h, int slot)
+{
+	struct history_slot *s = &h->slot[slot];
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->nr_spare)
+		pthread_cond_wait(&h->done, &h->lock);
+	h->queue[(h->q_head + h->q_len) % h->nr_slots] = (struct history_job){
+		.raw = s->raw, .len = s->raw_len, .nr = s->raw_nr,
+		.first = s->raw_first, .last = s->raw_last, .slot = slot,
+	};
+	h->q_len++;
+	s->raw = h->spare[--h->nr_spare];
+	pthread_cond_signal(&h->work);
+	pthread_mutex_unlock(&h->lock);
 	s->raw_len = s->raw_nr = 0;
-	return 0;
 }
 
 int history__add(struct history *h, int slot, const struct perf_event_header *rec, u64 time)
@@ -242,13 +346,8 @@ int history__add(struct history *h, int slot, const struct perf_event_header *re
 	if (slot < 0 || slot >= h->nr_slots)
 		return -EINVAL;
 	s = &h->slot[slot];
-	if (s->raw_len + rec->size > h->chunk_bytes && history__seal(h, s)) {
-		/* no memory for a chunk: the raw buffer's records go, counted */
-		h->st.dropped_records += s->raw_nr;
-		h->st.dropped_bytes += s->raw_len;
-		s->dropped += s->raw_nr;
-		s->raw_len = s->raw_nr = 0;
-	}
+	if (s->raw_len + rec->size > h->chunk_bytes)
+		history__submit(h, slot);
 	if (!s->raw_nr)
 		s->raw_first = time;
 	s->raw_last = time;
@@ -258,6 +357,30 @@ int history__add(struct history *h, int slot, const struct perf_event_header *re
 	h->st.records++;
 	h->st.bytes += rec->size;
 	return 0;
+}
+
+/* Under lock: until the queue is empty and the compressor idle. */
+static void history__wait_idle(struct history *h)
+{
+	while (h->q_len || h->busy)
+		pthread_cond_wait(&h->done, &h->lock);
+}
+
+void history__sync(struct history *h)
+{
+	pthread_mutex_lock(&h->lock);
+	history__wait_idle(h);
+	pthread_mutex_unlock(&h->lock);
+}
+
+u64 history__memory(struct history *h)
+{
+	u64 used;
+
+	pthread_mutex_lock(&h->lock);
+	used = h->used;
+	pthread_mutex_unlock(&h->lock);
+	return used + (u64)h->nr_raw * h->chunk_bytes;
 }
 
 int history__take(struct history *h, struct history_take *t)
@@ -277,6 +400,10 @@ int history__take(struct history *h, struct history_take *t)
 			return -ENOMEM;
 		}
 	}
+	/* the buffers queued are older than the slots' raw ones: their
+	 * chunks come first, so a take waits for them */
+	pthread_mutex_lock(&h->lock);
+	history__wait_idle(h);
 	for (int i = 0; i < h->nr_slots; i++) {
 		struct history_slot *s = &h->slot[i];
 		struct history_take_slot *ts = &t->slot[i];
@@ -300,6 +427,7 @@ int history__take(struct history *h, struct history_take *t)
 		s->raw_len = s->raw_nr = 0;
 	}
 	h->used = 0;
+	pthread_mutex_unlock(&h->lock);
 	h->taken = 1;
 	return 0;
 }

@@ -2,6 +2,7 @@
 #define PERF_HISTORY_H
 
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include "util/buf.h"
 
 /* A flight recorder's history in user memory (issue 12's design): the
@@ -13,7 +14,14 @@
  * buffers would exceed it, the chunk whose newest record is the oldest of
  * all slots goes first, counted.
  *
- * Each slot fills a raw buffer; a full one is compressed into a chunk.
+ * Each slot fills a raw buffer; a full one goes to the history's
+ * compressor thread, which makes it a chunk, and the slot goes on in a
+ * spare buffer. The drain that feeds the history runs on the recorder's
+ * loop, where every millisecond is a millisecond the kernel's rings fill
+ * unread: it only copies, and zstd (60% of the recorder's time when it ran
+ * inline) runs beside it. A slot waits for the compressor only when every
+ * spare is queued, which bounds the memory.
+ *
  * history__take() hands everything recorded so far to a dump, raw buffers
  * included, and the slots go on in new ones, so a dump costs the loop no
  * copy and no compression; history__release() frees what the dump took,
@@ -63,17 +71,42 @@ struct history_stats {
 	u64 chunk_bytes_in, chunk_bytes_out;	/* compression: raw and compressed */
 };
 
+/* A full raw buffer on its way to the compressor. */
+struct history_job {
+	char *raw;
+	u32 len, nr;
+	u64 first, last;
+	int slot;
+};
+
+/* The slots' chunk lists, used, the dropped counts and the compressor's
+ * stats change under lock: the compressor appends and drops, the loop
+ * takes. A slot's raw fields, records and bytes are the loop's alone;
+ * cctx and scan the compressor's. */
 struct history {
 	struct history_slot *slot;
 	int nr_slots;
 	u64 size;			/* memory cap: chunks and raw buffers */
 	u32 chunk_bytes;		/* raw bytes compressed into one chunk */
+	int nr_raw;			/* raw buffers: one per slot, and the spares */
 	int level;			/* zstd level */
 	void *cctx;			/* ZSTD_CCtx */
 	u64 used;			/* bytes of chunks (headers included) */
 	int taken;			/* a take is out: no second one before its release */
 	struct history_scan scan;	/* scratch of the chunk being made */
 	struct history_stats st;
+
+	pthread_mutex_t lock;
+	pthread_cond_t work;		/* a job queued, or stop */
+	pthread_cond_t done;		/* a job done: a spare is back */
+	struct history_job *queue;	/* nr_slots entries, a ring */
+	int q_head, q_len;
+	char **spare;			/* free raw buffers */
+	int nr_spare;
+	int busy;			/* the compressor holds a job outside the queue */
+	int stop;
+	int running;			/* the compressor thread was started */
+	pthread_t compressor;
 };
 
 /* What one take holds: per slot, its chunks and the raw buffer it was
@@ -102,22 +135,31 @@ struct history_cursor {
 #define HISTORY_CHUNK_MIN (64U << 10)	/* the biggest record (64K) fits a chunk */
 #define HISTORY_CHUNK_MAX (1U << 20)
 /* The smallest size for nr slots: eight chunks of the smallest size each,
- * one of them the raw buffer. */
+ * two of them the raw buffers (the one filling, the spare). */
 u64 history__min_size(int nr_slots);
 
 /* A history of nr_slots slots in size bytes, compressed at zstd level
- * (1..22). NULL with errno set: EINVAL for a size below
- * history__min_size() or a bad level, ENOMEM. Freed by history__delete(),
- * which takes half-built ones. */
+ * (1..22) by a thread of its own. NULL with errno set: EINVAL for a size
+ * below history__min_size() or a bad level, ENOMEM, or what starting the
+ * thread failed with. Freed by history__delete(), which takes half-built
+ * ones. */
 struct history *history__new(int nr_slots, u64 size, int level);
 void history__delete(struct history *h);
 
 /* Appends one record (h->size bytes, contiguous) of slot, whose time is
- * time; a slot's records come in its ring's order. 0, -ENOMEM (the record
- * is dropped and counted), or -EINVAL for a slot out of range. */
+ * time; a slot's records come in its ring's order. 0, or -EINVAL for a
+ * slot out of range. A chunk that cannot be made for lack of memory drops
+ * its records, counted. */
 int history__add(struct history *h, int slot, const struct perf_event_header *rec, u64 time);
 
-/* Moves every record recorded so far into t (allocating t->slot and new raw
+/* Waits until the compressor has made a chunk of every full buffer handed
+ * to it: h->st and h->used are then final for what was added. */
+void history__sync(struct history *h);
+
+/* Bytes of memory the history holds now: chunks and raw buffers. */
+u64 history__memory(struct history *h);
+
+/* Moves every record recorded so far (after a history__sync()) into t (allocating t->slot and new raw
  * buffers for the history, freed by history__release()); the history goes
  * on empty. 0, -EBUSY while a take is out, -ENOMEM (nothing moved). */
 int history__take(struct history *h, struct history_take *t);
