@@ -521,20 +521,21 @@ static int record__check_opts(struct record *rec)
 		       "--switch-output-event");
 		return 129;
 	}
-	if (rec->so.max_files && !rec->so.kind && !rec->switch_event && !rec->control_spec) {
-		pr_err("perf record: --switch-max-files needs --switch-output\n");
-		return 129;
-	}
-	if ((rec->trigger.delay_ns || rec->trigger.rate_n) && !rec->so.kind &&
-	    !rec->switch_event && !rec->control_spec) {
-		pr_err("perf record: %s needs --switch-output\n", rec->trigger.delay_ns ?
-		       "--switch-output-delay" : "--switch-output-max-rate");
-		return 129;
-	}
 	/* a trigger event is the signal, as in perf; a control's snapshot
 	 * only means a dump for the flight recorder */
 	if ((rec->switch_event || (rec->control_spec && opts->overwrite)) && !rec->so.kind)
 		rec->so.kind = SWITCH_SIGNAL;
+	/* checked once the triggers are known: a normal recording with only
+	 * --control has none, and the options would do nothing */
+	if (rec->so.max_files && !rec->so.kind) {
+		pr_err("perf record: --switch-max-files needs --switch-output\n");
+		return 129;
+	}
+	if ((rec->trigger.delay_ns || rec->trigger.rate_n) && !rec->so.kind) {
+		pr_err("perf record: %s needs --switch-output\n", rec->trigger.delay_ns ?
+		       "--switch-output-delay" : "--switch-output-max-rate");
+		return 129;
+	}
 	/* overwrite: -m sizes the backward sample rings; tracking has its own;
 	 * with --history the samples come through the forward rings */
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;

@@ -109,4 +109,11 @@ for bad in "--switch-output-delay=5" "--switch-output-delay=0ms" "--switch-outpu
 done
 out=$("$PERF" record --switch-output-delay=1s -o bad.data -- true 2>&1)
 [ $? -eq 129 ] && echo "$out" | grep -q 'needs --switch-output' || fail "delay without a trigger: '$out'"
+# a normal recording's --control has no snapshot to delay, limit or rotate
+for opt in --switch-output-delay=1s --switch-output-max-rate=1/1h --switch-max-files=2; do
+	out=$("$PERF" record --control=fifo:ctl,ack "$opt" -o bad.data -- true 2>&1)
+	[ $? -eq 129 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] &&
+		echo "$out" | grep -q -- "${opt%%=*} needs --switch-output" ||
+		fail "$opt with only --control in normal mode: '$out'"
+done
 exit 0
