@@ -59,9 +59,10 @@ static int buildid_dir_option(int argc, const char **argv)
 }
 
 /* The distribution's perf takes its cache from --buildid-dir or ~/.debug,
- * not from $PERF_BUILDID_DIR: a --buildid-dir given to this perf is passed
- * on (dir, or NULL), so both perfs use one cache. Returns only on
- * failure, as exec_cmd__other_perf(). */
+ * not from $PERF_BUILDID_DIR: the cache this perf uses (--buildid-dir, or
+ * that variable; dir, or NULL for neither) is passed on as --buildid-dir,
+ * so both perfs use one cache. Returns only on failure, as
+ * exec_cmd__other_perf(). */
 static int other_perf(int argc, const char **argv, const char *dir)
 {
 	const char **args;
@@ -84,8 +85,8 @@ static int other_perf(int argc, const char **argv, const char *dir)
 
 int main(int argc, const char **argv)
 {
-	const char *cmd;
-	int took, bid_dir_given = 0;
+	const char *cmd, *env_dir;
+	int took;
 
 	argv++;
 	argc--;
@@ -94,7 +95,6 @@ int main(int argc, const char **argv)
 			return 129;
 		argv += took;
 		argc -= took;
-		bid_dir_given = 1;
 	}
 	if (argc == 0 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 		print_help(stdout);
@@ -123,5 +123,6 @@ int main(int argc, const char **argv)
 	}
 	/* report, annotate, ...: the distribution's perf, so this one can be
 	 * installed as perf */
-	return other_perf(argc, argv, bid_dir_given ? getenv("PERF_BUILDID_DIR") : NULL);
+	env_dir = getenv("PERF_BUILDID_DIR");
+	return other_perf(argc, argv, env_dir && *env_dir ? env_dir : NULL);
 }

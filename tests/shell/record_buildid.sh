@@ -146,6 +146,11 @@ mv "$HOT" "$TMP/hot.moved"
 sym() { "$STOCK" --buildid-dir "$1" report -i "$2" --stdio --sort sym 2>/dev/null | grep -c bid_hot_spin; }
 [ "$(sym "$TMP/unpacked" our.data)" -ge 1 ] || fail "the stock reports no bid_hot_spin from the archive"
 [ "$(sym "$TMP/empty" our.data)" -eq 0 ] || fail "bid_hot_spin found without the archive: the test proves nothing"
+# report run through this perf: the cache named by $PERF_BUILDID_DIR goes
+# to the stock as --buildid-dir (the stock alone would read ~/.debug)
+n=$(PERF_BUILDID_DIR=$TMP/unpacked "$PERF" report -i our.data --stdio --sort sym 2>/dev/null |
+	grep -c bid_hot_spin)
+[ "$n" -ge 1 ] || fail "report through this perf with PERF_BUILDID_DIR names no bid_hot_spin"
 mv "$TMP/hot.moved" "$HOT"
 
 # NAME CACHE ARGS...: a recorder writing NAME.data with the build-id cache
