@@ -20,6 +20,9 @@ exec 8> "\$1.in"
 until [ -s "\$1.out" ]; do kill -0 \$lp 2>/dev/null || exit 1; sleep 0.01; done
 "$LOAD" --spin "\$2"
 exec 8>&-
+# the loader ends at EOF; 5 s at most
+for i in \$(seq 500); do kill -0 \$lp 2>/dev/null || break; sleep 0.01; done
+kill -0 \$lp 2>/dev/null && { echo "bpf-load \$1 did not end at EOF" >&2; exit 1; }
 wait \$lp
 EOF
 chmod +x run.sh

@@ -168,6 +168,7 @@ dump_and_stop() {
 	kill -USR2 $rec
 	wait_line $1.err "Dump $1.data"
 	kill -INT $rec
+	wait_gone $rec "SIGINT after the dump"
 	wait $rec
 	dump=$(ls $1.data.2* | head -1)
 	[ -n "$dump" ] || fail "no dump: $(cat $1.err)"

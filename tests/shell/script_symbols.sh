@@ -50,6 +50,7 @@ wait $hot || fail "hot failed"
 kill -USR2 $rec
 wait_line fr.err "Dump fr.data"
 kill -INT $rec
+wait_gone $rec "SIGINT after the dump"
 wait $rec || fail "record -a exit status $?: $(cat fr.err)"
 FR=$(ls fr.data.* | head -1)
 
