@@ -197,7 +197,8 @@ int perf_data__write(struct perf_data *d, const void *buf, size_t len)
 	return err;
 }
 
-int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt)
+/* perf_data__writev() but for the build-id model */
+static int data__writev_unfed(struct perf_data *d, struct iovec *iov, int iovcnt)
 {
 	size_t len = 0;
 	int err;
@@ -207,6 +208,13 @@ int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt)
 	err = writev_all(d->fd, iov, iovcnt);
 	if (!err)
 		d->data_size += len;
+	return err;
+}
+
+int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt)
+{
+	int err = data__writev_unfed(d, iov, iovcnt);
+
 	if (!err && d->hits)
 		dso_hits__feed(d->hits, iov, iovcnt);
 	return err;
@@ -224,12 +232,12 @@ int perf_data__set_compression(struct perf_data *d, int level, u32 mmap_len)
 	return 0;
 }
 
-int perf_data__write_ring(struct perf_data *d, struct iovec *iov, int iovcnt)
+int perf_data__put_ring(struct perf_data *d, struct iovec *iov, int iovcnt)
 {
 	int err = 0;
 
 	if (!d->comp)
-		return perf_data__writev(d, iov, iovcnt);
+		return data__writev_unfed(d, iov, iovcnt);
 	d->comp_buf.len = 0;
 	for (int i = 0; !err && i < iovcnt; i++)
 		err = compressor__records(d->comp, &d->comp_buf, iov[i].iov_base, iov[i].iov_len);
@@ -237,12 +245,19 @@ int perf_data__write_ring(struct perf_data *d, struct iovec *iov, int iovcnt)
 		err = perf_data__append(d, d->comp_buf.p, d->comp_buf.len);
 	if (err)
 		return err;
-	if (d->hits)
-		dso_hits__feed(d->hits, iov, iovcnt);
 	for (int i = 0; i < iovcnt; i++)
 		d->comp_in += iov[i].iov_len;
 	d->comp_out += d->comp_buf.len;
 	return 0;
+}
+
+int perf_data__write_ring(struct perf_data *d, struct iovec *iov, int iovcnt)
+{
+	int err = perf_data__put_ring(d, iov, iovcnt);
+
+	if (!err && d->hits)
+		dso_hits__feed(d->hits, iov, iovcnt);
+	return err;
 }
 
 double perf_data__comp_ratio(const struct perf_data *d)

@@ -73,6 +73,9 @@ int perf_data__set_compression(struct perf_data *d, int level, u32 mmap_len);
  * file, synthesized records and FINISHED_ROUND, stays as it is, as the
  * stock perf writes it). 0 or -errno. */
 int perf_data__write_ring(struct perf_data *d, struct iovec *iov, int iovcnt);
+/* The same, without feeding d->hits: for a writer thread whose records
+ * the caller has fed itself. 0 or -errno. */
+int perf_data__put_ring(struct perf_data *d, struct iovec *iov, int iovcnt);
 /* -z: the ratio of ring bytes to what they were written as (0: none). */
 double perf_data__comp_ratio(const struct perf_data *d);
 /* Writes the features (dropped on a full disk, keeping the data) and the

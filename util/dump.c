@@ -374,15 +374,14 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
-	struct dso_hits *hits = out->hits;
 	int err, werr;
 
-	out->hits = NULL;	/* fed here, not by the pipe's writes */
+	/* the pipe's writes leave out->hits alone: the merge feeds it, on
+	 * this side, so the two threads share the work */
 	stage_pipe__start(&d->pipe, out);
-	err = dump__merge(d, hits);
+	err = dump__merge(d, out->hits);
 	/* out is ours again only once the pipe is empty, failed or not */
 	werr = stage_pipe__finish(&d->pipe);
-	out->hits = hits;
 	err = err ? err : werr;
 	return err ? err : perf_data__write(out, &round, sizeof(round));
 }

@@ -21,7 +21,7 @@ static void *stage_pipe__writer(void *arg)
 		i = p->tail;
 		pthread_mutex_unlock(&p->lock);
 		/* after a failure the rest is dropped: the file is abandoned */
-		err = p->err ? 0 : perf_data__write_ring(p->out,
+		err = p->err ? 0 : perf_data__put_ring(p->out,
 				&(struct iovec){ p->buf[i], p->len[i] }, 1);
 		pthread_mutex_lock(&p->lock);
 		if (err && !p->err)

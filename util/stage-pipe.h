@@ -31,7 +31,8 @@ struct stage_pipe {
  * a half-made pipe. */
 int stage_pipe__init(struct stage_pipe *p, size_t size);
 void stage_pipe__exit(struct stage_pipe *p);
-/* The stages that follow go to out (perf_data__write_ring()). */
+/* The stages that follow go to out (perf_data__put_ring(): the caller
+ * feeds out->hits, if it wants, as it fills them). */
 void stage_pipe__start(struct stage_pipe *p, struct perf_data *out);
 /* The stage to fill next, once one is free: the pipe's, not to be freed. */
 char *stage_pipe__stage(struct stage_pipe *p);
