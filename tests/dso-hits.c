@@ -91,6 +91,52 @@ static int feed_split(struct dso_hits *s, const struct buf *b, size_t cut)
 	return 0;
 }
 
+/* One task with 300 binaries mapped in no order, then a map over two and
+ * a half of them: every lookup finds the map that holds the ip now. */
+static int many_maps(struct test_ctx *ctx, struct evlist *l)
+{
+	enum { NR = 300, BASE = 0x10000000, STEP = 0x10000, LEN = 0x8000 };
+	struct dso_hits *s = dso_hits__new(l, 0);
+	struct buf b = { 0 };
+	char name[32];
+	size_t at;
+
+	TEST_ASSERT(s, "dso_hits__new");
+	for (int i = 0; i < NR; i++) {
+		int n = (i * 7919) % NR;	/* 7919 is prime: each n once */
+
+		snprintf(name, sizeof(name), "/lib/lib%d.so", n);
+		put_mmap2(&b, 20, BASE + (u64)n * STEP, LEN, name, n & 0xff, PROT_READ | PROT_EXEC);
+	}
+	/* over lib10's upper half, all of lib11, lib12's lower half */
+	put_mmap2(&b, 20, BASE + 10 * STEP + LEN / 2, 2 * STEP, "/lib/big.so", 0x33,
+		  PROT_READ | PROT_EXEC);
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 0x10, 20);			/* lib0 */
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 299 * STEP + LEN - 1, 20);	/* lib299 */
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 150 * STEP + 0x100, 20);	/* lib150 */
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 10 * STEP + 0x100, 20);	/* lib10's rest */
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 11 * STEP + 0x100, 20);	/* big */
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 12 * STEP + LEN - 1, 20);	/* lib12's rest */
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 13 * STEP + LEN, 20);	/* a gap */
+	at = event__begin(&b, PERF_RECORD_FINISHED_ROUND, 0);
+	((struct perf_event_header *)(b.p + at))->size = sizeof(struct perf_event_header);
+	feed_split(s, &b, 8);
+	TEST_ASSERT(s->err == 0, "err %d", s->err);
+	for (int n = 0; n < NR; n++) {
+		int want = n == 0 || n == 299 || n == 150 || n == 10 || n == 12;
+
+		snprintf(name, sizeof(name), "/lib/lib%d.so", n);
+		TEST_ASSERT(find(s, name) && find(s, name)->hit == want, "%s: hit %d, want %d", name,
+			    find(s, name) ? find(s, name)->hit : -1, want);
+	}
+	TEST_ASSERT(find(s, "/lib/big.so") && find(s, "/lib/big.so")->hit, "the map over three");
+	TEST_ASSERT(s->unresolved == 1, "unresolved %llu", (unsigned long long)s->unresolved);
+	TEST_LOG(ctx, "  %d maps of one task, one over three of them: each sample's own\n", NR + 1);
+	buf__release(&b);
+	dso_hits__delete(s);
+	return TEST_OK;
+}
+
 static int test_dso_hits(struct test_ctx *ctx)
 {
 	struct evlist *l = fake_evlist();
@@ -158,10 +204,15 @@ static int test_dso_hits(struct test_ctx *ctx)
 	buf__release(&f);
 	dso_hits__delete(s);
 	buf__release(&b);
+	if (many_maps(ctx, l) != TEST_OK) {
+		evlist__delete(l);
+		return TEST_FAIL;
+	}
 	evlist__delete(l);
 	return TEST_OK;
 }
 
 const struct test_suite suite_dso_hits = {
-	"dso-hits", "Build ids: the DSOs a file's samples hit, from its own records", test_dso_hits,
+	"dso-hits", "Build ids: the DSOs a file's samples hit, from its own records; a task's "
+	"maps replaced in part, hundreds of them", test_dso_hits,
 };

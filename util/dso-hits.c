@@ -189,42 +189,63 @@ static int task__grow(struct dso_task *t, int more)
 	return 0;
 }
 
-/* A new map replaces whatever part of older ones it covers, as mmap does. */
+/* A task's maps are kept sorted and apart, so ends are sorted too: the
+ * first map that ends after ip (t->nr: none). A JVM or a browser maps
+ * hundreds of binaries, and every sample looks one up. */
+static int task__first_ending_after(const struct dso_task *t, u64 ip)
+{
+	int lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (t->m[mid].end <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A new map replaces whatever part of older ones it covers, as mmap does:
+ * the maps it overlaps, [i, k), give way to what is left of the first
+ * before it, the new map, and what is left of the last after it. */
 static int task__add_map(struct dso_task *t, u64 start, u64 end, int dso)
 {
+	struct dso_map piece[3];
+	int n = 0, i, k;
+
+	if (start >= end)
+		return 0;
 	if (task__grow(t, 2))
 		return -ENOMEM;
-	for (int i = 0; i < t->nr; i++) {
-		struct dso_map *o = &t->m[i];
-
-		if (o->end <= start || o->start >= end)
-			continue;
-		if (o->start < start && o->end > end) {	/* split in two */
-			t->m[t->nr] = *o;
-			t->m[t->nr++].start = end;
-			o->end = start;
-		} else if (o->start < start) {
-			o->end = start;
-		} else if (o->end > end) {
-			o->start = end;
-		} else {
-			t->m[i--] = t->m[--t->nr];
-		}
-	}
-	t->m[t->nr++] = (struct dso_map){ start, end, dso };
+	i = task__first_ending_after(t, start);
+	for (k = i; k < t->nr && t->m[k].start < end; k++)
+		;
+	if (i < k && t->m[i].start < start)
+		piece[n++] = (struct dso_map){ t->m[i].start, start, t->m[i].dso };
+	piece[n++] = (struct dso_map){ start, end, dso };
+	if (i < k && t->m[k - 1].end > end)
+		piece[n++] = (struct dso_map){ end, t->m[k - 1].end, t->m[k - 1].dso };
+	memmove(&t->m[i + n], &t->m[k], (t->nr - k) * sizeof(*t->m));
+	memcpy(&t->m[i], piece, n * sizeof(*piece));
+	t->nr += n - (k - i);
 	return 0;
 }
 
 static int task__lookup(struct dso_task *t, u64 ip)
 {
+	int i;
+
+	/* samples come in runs: the last map found first (an index that
+	 * moved since still holds a map, checked like any other) */
 	if (t->last < t->nr && t->m[t->last].start <= ip && ip < t->m[t->last].end)
 		return t->m[t->last].dso;
-	for (int i = 0; i < t->nr; i++)
-		if (t->m[i].start <= ip && ip < t->m[i].end) {
-			t->last = i;
-			return t->m[i].dso;
-		}
-	return -1;
+	i = task__first_ending_after(t, ip);
+	if (i == t->nr || t->m[i].start > ip)
+		return -1;
+	t->last = i;
+	return t->m[i].dso;
 }
 
 static void dso_hits__mmap(struct dso_hits *s, const struct perf_event_header *h)
