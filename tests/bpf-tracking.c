@@ -82,6 +82,27 @@ static int test_prune(void)
 	TEST_ASSERT(t.pruned_records == 4 && t.nr_records == 4, "%llu pruned, %llu left",
 		    (unsigned long long)t.pruned_records, (unsigned long long)t.nr_records);
 
+	/* the log is in drain order: 9's load at 5, read from one CPU's ring,
+	 * comes before the unload at 3, read later from another's, of the
+	 * program 8 whose address it reuses; 9 is live */
+	{
+		struct tracking o;
+
+		tracking__init(&o, 0, ST);
+		put_ksym(&o, 0xffffffffc0003000ULL, 0, 1);
+		put_bpf_event(&o, 8, 0, 1);
+		put_ksym(&o, 0xffffffffc0003000ULL, 0, 5);
+		put_bpf_event(&o, 9, 0, 5);
+		put_ksym(&o, 0xffffffffc0003000ULL, 1, 3);
+		put_bpf_event(&o, 8, 1, 3);
+		TEST_ASSERT(!tracking__prune(&o, 4), "prune");
+		times_of(&o, PERF_RECORD_KSYMBOL, got, sizeof(got));
+		TEST_ASSERT(!strcmp(got, "5,"), "out of order: KSYMBOLs left: %s (5, expected)", got);
+		times_of(&o, PERF_RECORD_BPF_EVENT, got, sizeof(got));
+		TEST_ASSERT(!strcmp(got, "5,"), "out of order: BPF_EVENTs left: %s (5, expected)", got);
+		tracking__exit(&o);
+	}
+
 	/* over the cap, tasks' records go, live programs' stay */
 	for (int i = 0; i < 50; i++) {
 		struct buf b = { 0 };

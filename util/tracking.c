@@ -183,7 +183,7 @@ static void tracking__evict(struct tracking *t)
 struct ksym_key {
 	u64 key;
 	u32 type;
-	u64 off;	/* of an end (unregister, unload) before the prune time, + 1 */
+	u64 time;	/* of an end (unregister, unload) before the prune time */
 };
 
 /* h's key, and in *ends whether h ends its symbol; 0 if h is neither. */
@@ -219,7 +219,7 @@ static int ksym_key__cmp(const void *a, const void *b)
 		return x->type < y->type ? -1 : 1;
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	return x->time < y->time ? -1 : x->time > y->time;
 }
 
 /* The last end of k's symbol in ends (sorted), or NULL. */
@@ -228,7 +228,7 @@ static const struct ksym_key *ksym_last_end(const struct ksym_key *ends, size_t 
 {
 	size_t lo = 0, hi = n;
 
-	k.off = UINT64_MAX;
+	k.time = UINT64_MAX;
 	while (lo < hi) {	/* the first one after every end of k's symbol */
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -245,7 +245,10 @@ static const struct ksym_key *ksym_last_end(const struct ksym_key *ends, size_t 
 /* Drops the KSYMBOL and BPF_EVENT records of kernel symbols (BPF
  * programs) unregistered before `before`, as exited tasks are dropped: no
  * later sample can land in them. An address reused by a later program
- * keeps that one's records. 0 or -ENOMEM. */
+ * keeps that one's records: what is dropped is what is older than the
+ * symbol's last end, by time, as the log is in the order the rings were
+ * drained, and a program loaded on one CPU can come before the unload,
+ * on another, of the one it replaced. 0 or -ENOMEM. */
 static int tracking__prune_ksyms(struct tracking *t, u64 before)
 {
 	struct ksym_key *ends = NULL, k;
@@ -266,7 +269,7 @@ static int tracking__prune_ksyms(struct tracking *t, u64 before)
 			}
 			ends = grown;
 		}
-		k.off = (const char *)h - t->log.p + 1;
+		k.time = event__time(h, t->id_sample_type);
 		ends[n++] = k;
 	}
 	if (!n)
@@ -276,12 +279,14 @@ static int tracking__prune_ksyms(struct tracking *t, u64 before)
 		free(ends);
 		return -ENOMEM;
 	}
-	/* sorted by key, then offset: the last end of a key is the last of its run */
+	/* sorted by key, then time: the last end of a key is the last of its run */
 	qsort(ends, n, sizeof(*ends), ksym_key__cmp);
 	tracking__for_each(t, h) {
 		const struct ksym_key *e = ksym_key(h, &k, &end) ? ksym_last_end(ends, n, k) : NULL;
+		u64 time = e ? event__time(h, t->id_sample_type) : 0;
 
-		keep[i++] = !e || (u64)((const char *)h - t->log.p) >= e->off;
+		/* a start at the very time of the end is the next program's */
+		keep[i++] = !e || time > e->time || (time == e->time && !end);
 	}
 	tracking__compact(t, keep, &t->pruned_records);
 	free(keep);
