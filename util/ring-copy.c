@@ -8,9 +8,23 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Each CPU's capture buffer begins COLOUR_BYTES further into its mapping:
+ * copies are laid out alike (the newest record first, in buffers of one
+ * size on huge pages), so with records of one size the k-th of every copy
+ * would sit in one cache set, and a merge that reads them in turn misses
+ * on every one once the rings outnumber the set's ways. */
+#define COLOURS 512
+#define COLOUR_BYTES 192	/* 3 lines: 512 colours land in distinct sets */
+
+static u64 colour_of(int cpu)
+{
+	return (u64)(cpu < 0 ? 0 : cpu % COLOURS) * COLOUR_BYTES;
+}
+
 u64 ring_copy__bytes(u64 data_bytes)
 {
-	return data_bytes + record_index__bytes(record_index__entries(data_bytes));
+	return data_bytes + (COLOURS - 1) * COLOUR_BYTES +
+	       record_index__bytes(record_index__entries(data_bytes));
 }
 
 /* The ring's pages are mapped on first access: take those faults now too. */
@@ -35,16 +49,18 @@ int ring_copy__init(struct ring_copy *rc, struct mmap *m)
 	rc->size = size;
 	rc->last_head = mmap__read_head(m);
 	prefault_ring(m);
-	rc->buf = mmap_faulted(size);
+	rc->colour = colour_of(m->cpu);
+	rc->buf = mmap_faulted(size + rc->colour);
 	if (!rc->buf)
 		return -errno;
+	rc->buf += rc->colour;
 	return record_index__init(&rc->idx, record_index__entries(size));
 }
 
 void ring_copy__exit(struct ring_copy *rc)
 {
 	if (rc->buf)
-		munmap(rc->buf, rc->size);
+		munmap(rc->buf - rc->colour, rc->size + rc->colour);
 	record_index__exit(&rc->idx);
 	memset(rc, 0, sizeof(*rc));
 }

@@ -15,6 +15,7 @@ struct ring_copy {
 	u64 last_head;		/* data_head at the previous capture: new data ends here */
 	char *buf;		/* capture buffer, m's data size */
 	u64 size;
+	u64 colour;		/* bytes of the mapping before buf */
 	struct record_index idx;	/* of the latest capture, oldest first; kept */
 	/* the latest capture */
 	u64 head;		/* data_head when copied */
