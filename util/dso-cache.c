@@ -88,11 +88,12 @@ void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct d
 	}
 }
 
-void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file)
+void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file,
+				  int quiet)
 {
 	u64 missed = st->unreadable + st->too_big + st->failed;
 
-	if (!missed)
+	if (!missed || (quiet && !st->failed))
 		return;
 	pr_err("perf record: %s: build-id cache: %llu of %llu binaries left out (%llu unreadable "
 	       "or gone, %llu over %llu MB, %llu failed; last: %s: %s)\n", file,

@@ -89,8 +89,11 @@ struct dso_hits_cache_stats {
 	char last_name[256];
 };
 void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct dso_hits_cache_stats *st);
-/* One line on stderr when something of file's could not go into the cache. */
-void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file);
+/* One line on stderr when something of file's could not go into the cache;
+ * with quiet (-q) only when a copy failed (a full disk), not for binaries
+ * gone or too big. */
+void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file,
+				  int quiet);
 
 /* The biggest binary copied into the cache: a bound on the time and the
  * disk a recording's end or a dump's writer spends on it. */

@@ -336,7 +336,7 @@ int record__dump_done(struct record *rec, struct dump *d)
 		pr_err("perf record: dump failed: %s\n", d->errbuf);
 	} else {
 		record__placed(rec, d->placed, d->no_features, 1);
-		dso_hits_cache_stats__report(&d->cache, d->placed);
+		dso_hits_cache_stats__report(&d->cache, d->placed, rec->opts.quiet);
 		if (rec->opts.verbose)
 			pr_err("[ perf record: dump %s: capture %d rings, %.1f MB in %.3f ms; "
 			       "prelude %llu of %llu tracking records (%llu KB); written in "
@@ -400,7 +400,7 @@ int record__finish_file(struct record *rec, int announce)
 
 			dso_hits__fill_cache(rec->data.hits, rec->dump_opts.buildid_dir,
 					 DSO_CACHE_MAX, &cs);
-			dso_hits_cache_stats__report(&cs, rec->data.placed);
+			dso_hits_cache_stats__report(&cs, rec->data.placed, rec->opts.quiet);
 		}
 	}
 	dso_hits__delete(rec->data.hits);

@@ -208,13 +208,20 @@ stock_reads_clean "$dump"
 [ "$(sym "$TMP/empty" "$dump")" -eq 0 ] || fail "bid_hot_spin found without the cache"
 
 # bad input: a binary deleted before a normal recording ends is counted
-# and said; the file is kept
-cp "$HOT" "$TMP/bin/bidrm"
-"$PERF" --buildid-dir "$TMP/xcache" record -q -e cpu-clock -o rm.data -- \
-	sh -c "$TMP/bin/bidrm 50000000 && rm $TMP/bin/bidrm" 2> rm.err || fail "record: $(cat rm.err)"
-grep -q "rm.data: build-id cache: 1 of .* binaries left out (1 unreadable or gone.*bidrm" rm.err ||
-	fail "the deleted binary is not reported: $(cat rm.err)"
-stock_reads_clean rm.data
+# and said (not with -q, which silences warnings); the file is kept
+for q in "" -q; do
+	cp "$HOT" "$TMP/bin/bidrm"
+	"$PERF" --buildid-dir "$TMP/xcache" record $q -e cpu-clock -o rm.data -- \
+		sh -c "$TMP/bin/bidrm 50000000 && rm $TMP/bin/bidrm" 2> rm.err ||
+		fail "record $q: $(cat rm.err)"
+	if [ -z "$q" ]; then
+		grep -q "rm.data: build-id cache: 1 of .* binaries left out (1 unreadable or gone.*bidrm" rm.err ||
+			fail "the deleted binary is not reported: $(cat rm.err)"
+	else
+		[ -s rm.err ] && fail "-q: $(cat rm.err)"
+	fi
+	stock_reads_clean rm.data
+done
 
 # a full disk while filling the cache: the recording is kept, the binaries
 # that did not fit are counted, no partial copy is left

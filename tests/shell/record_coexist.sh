@@ -5,8 +5,9 @@ need_root "system-wide recording"
 need_stock
 cd "$TMP" || exit 1
 
-# the stock's own record while ours runs: exit 0, a file it reads
-stock_beside() {	# WHAT OPTIONS...
+# the stock's own record while ours runs: exit 0, a file it reads; 1 with
+# the reason in $why when not
+stock_beside_ok() {	# WHAT OPTIONS...
 	local what=$1 rec rc
 	shift
 	"$PERF" record -q -a -e cpu-clock "$@" -o ours.data -- sleep 30 &
@@ -18,16 +19,33 @@ stock_beside() {	# WHAT OPTIONS...
 	rc=$?
 	kill -INT $rec
 	wait_gone $rec "$what"
-	[ $rc -eq 0 ] || fail "$what: the stock perf record beside this perf's exited $rc: $(head -3 stock.out)"
-	stock_reads_clean stock.data
-	"$STOCK" report -i stock.data --stats 2>/dev/null | grep -q 'MMAP2 events' ||
-		fail "$what: the stock's file has no MMAP2 records"
+	why=""
+	if [ $rc -ne 0 ]; then
+		why="the stock perf record beside this perf's exited $rc: $(head -3 stock.out)"
+	elif [ -n "$(stock_complaint stock.data)" ]; then
+		why="the stock complains of its own file: $(stock_complaint stock.data)"
+	elif ! "$STOCK" report -i stock.data --stats 2>/dev/null | grep -q 'MMAP2 events'; then
+		why="the stock's file has no MMAP2 records"
+	fi
 	rm -f stock.data ours.data*
+	[ -z "$why" ]
+}
+stock_beside() {
+	stock_beside_ok "$@" || fail "$1: $why"
 }
 
 stock_beside "normal mode"
 stock_beside "--overwrite" --overwrite
 stock_beside "--history" --history=4M
+# the control: MMAP2 build ids asked for system-wide, as this perf does
+# only with --buildid-mmap; where the kernel then corrupts the stock's
+# records, the checks above can tell (a kernel without the fault cannot
+# show it, and that is said)
+if stock_beside_ok "control: --buildid-mmap" --buildid-mmap; then
+	echo "  (note: this kernel gave the stock's session whole MMAP2 records beside a --buildid-mmap one: the checks above cannot fail here)" >&2
+else
+	log "control: --buildid-mmap beside the stock: $why"
+fi
 # asked for, MMAP2 build ids come in this perf's files (the hazard is the user's choice)
 "$PERF" record -q --buildid-mmap -e cpu-clock -o bm.data -- "$PERF" test -w spin 0.1 ||
 	fail "--buildid-mmap record"
