@@ -118,18 +118,25 @@ static int many_maps(struct test_ctx *ctx, struct evlist *l)
 	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 11 * STEP + 0x100, 20);	/* big */
 	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 12 * STEP + LEN - 1, 20);	/* lib12's rest */
 	put_sample(&b, PERF_RECORD_MISC_USER, BASE + 13 * STEP + LEN, 20);	/* a gap */
+	/* lib1 replaced at its address between two samples of one ip: the
+	 * second hits the new file */
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + STEP + 0x10, 20);
+	put_mmap2(&b, 20, BASE + STEP, LEN, "/lib/new1.so", 0x44, PROT_READ | PROT_EXEC);
+	put_sample(&b, PERF_RECORD_MISC_USER, BASE + STEP + 0x10, 20);
 	at = event__begin(&b, PERF_RECORD_FINISHED_ROUND, 0);
 	((struct perf_event_header *)(b.p + at))->size = sizeof(struct perf_event_header);
 	feed_split(s, &b, 8);
 	TEST_ASSERT(s->err == 0, "err %d", s->err);
 	for (int n = 0; n < NR; n++) {
-		int want = n == 0 || n == 299 || n == 150 || n == 10 || n == 12;
+		int want = n == 0 || n == 299 || n == 150 || n == 10 || n == 12 || n == 1;
 
 		snprintf(name, sizeof(name), "/lib/lib%d.so", n);
 		TEST_ASSERT(find(s, name) && find(s, name)->hit == want, "%s: hit %d, want %d", name,
 			    find(s, name) ? find(s, name)->hit : -1, want);
 	}
 	TEST_ASSERT(find(s, "/lib/big.so") && find(s, "/lib/big.so")->hit, "the map over three");
+	TEST_ASSERT(find(s, "/lib/new1.so") && find(s, "/lib/new1.so")->hit,
+		    "an ip sampled again after its map was replaced");
 	TEST_ASSERT(s->unresolved == 1, "unresolved %llu", (unsigned long long)s->unresolved);
 	TEST_LOG(ctx, "  %d maps of one task, one over three of them: each sample's own\n", NR + 1);
 	buf__release(&b);
