@@ -58,31 +58,6 @@ static int buildid_dir_option(int argc, const char **argv)
 	return took;
 }
 
-/* The distribution's perf takes its cache from --buildid-dir or ~/.debug,
- * not from $PERF_BUILDID_DIR: the cache this perf uses (--buildid-dir, or
- * that variable; dir, or NULL for neither) is passed on as --buildid-dir,
- * so both perfs use one cache. Returns only on failure, as
- * exec_cmd__other_perf(). */
-static int other_perf(int argc, const char **argv, const char *dir)
-{
-	const char **args;
-	int ret;
-
-	if (!dir)
-		return exec_cmd__other_perf(argc, argv);
-	args = calloc(argc + 3, sizeof(*args));
-	if (!args) {
-		fprintf(stderr, "perf: %s: %s\n", argv[0], strerror(ENOMEM));
-		return 1;
-	}
-	args[0] = "--buildid-dir";
-	args[1] = dir;
-	memcpy(args + 2, argv, argc * sizeof(*argv));
-	ret = exec_cmd__other_perf(argc + 2, args);
-	free(args);
-	return ret;
-}
-
 int main(int argc, const char **argv)
 {
 	const char *cmd, *env_dir;
@@ -123,6 +98,10 @@ int main(int argc, const char **argv)
 	}
 	/* report, annotate, ...: the distribution's perf, so this one can be
 	 * installed as perf */
+	/* the distribution's perf takes its cache from --buildid-dir or
+	 * ~/.debug, not from $PERF_BUILDID_DIR: the cache this perf uses
+	 * (--buildid-dir, or that variable) goes on as --buildid-dir, so both
+	 * perfs use one cache */
 	env_dir = getenv("PERF_BUILDID_DIR");
-	return other_perf(argc, argv, env_dir && *env_dir ? env_dir : NULL);
+	return exec_cmd__other_perf(argc, argv, env_dir && *env_dir ? env_dir : NULL);
 }

@@ -58,12 +58,13 @@ static int find_other(const struct stat *me, char *path, size_t sz)
 	return search_dirs(getenv("PATH"), me, path, sz);
 }
 
-int exec_cmd__other_perf(int argc, const char **argv)
+int exec_cmd__other_perf(int argc, const char **argv, const char *buildid_dir)
 {
 	const char *depth_env = getenv(EXEC_DEPTH), **args;
 	int depth = depth_env ? atoi(depth_env) : 0;
 	char path[PATH_MAX], next[16];
 	struct stat me;
+	int n = 0;
 
 	if (stat("/proc/self/exe", &me)) {
 		pr_err("perf: '%s' is not built into this perf, and /proc/self/exe: %s\n", argv[0],
@@ -82,14 +83,18 @@ int exec_cmd__other_perf(int argc, const char **argv)
 		return 1;
 	}
 	snprintf(next, sizeof(next), "%d", depth + 1);
-	args = calloc(argc + 2, sizeof(*args));
+	args = calloc(argc + 4, sizeof(*args));
 	if (!args || setenv(EXEC_DEPTH, next, 1)) {
 		pr_err("perf: running %s %s: %s\n", path, argv[0], strerror(ENOMEM));
 		free(args);
 		return 1;
 	}
-	args[0] = "perf";
-	memcpy(args + 1, argv, argc * sizeof(*argv));
+	args[n++] = "perf";
+	if (buildid_dir) {
+		args[n++] = "--buildid-dir";
+		args[n++] = buildid_dir;
+	}
+	memcpy(args + n, argv, argc * sizeof(*argv));
 	execv(path, (char *const *)args);
 	pr_err("perf: running %s %s: %s\n", path, argv[0], strerror(errno));
 	free(args);

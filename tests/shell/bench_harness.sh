@@ -49,7 +49,7 @@ for kind in tracepoint; do
 		grep -F "| $metric | floor | " "$md" | grep -q '| floor | [0-9]' ||
 			fail "no number in floor '$metric'"
 	done
-	grep -F "| this dump ms / floor write ms, $kind 1MB rings | this | " "$md" |
+	grep -F "| this dump ms / floor (memcpy + write+rename) ms, $kind 1MB rings | this | " "$md" |
 		grep -q '| this | [0-9]' ||
 		fail "no this/floor ratio for $kind"
 	# the recorder's own -v line gives the capture time

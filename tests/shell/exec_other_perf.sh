@@ -5,6 +5,7 @@ need_stock
 src=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TMP" || exit 1
 real_stock=$(readlink -f "$STOCK")
+unset PERF_BUILDID_DIR	# the arguments as given, first (the cache comes after)
 
 mkdir self other loop
 ln -s "$PERF" self/perf		# this perf, under another name: skipped
@@ -24,10 +25,21 @@ out=$(PATH="$TMP/self:/bin" PERF_EXEC_PATH="$TMP/other/perf" "$PERF" buildid-lis
 out=$(PATH="$TMP/other:/bin" "$PERF" help report 2>&1)
 [ "$out" = "other perf: help report" ] || fail "help dispatch: '$out'"
 
-# none but itself: one line, non-zero
-out=$(PATH="$TMP/self" "$PERF" report 2>&1) && fail "report without another perf succeeded"
-[ "$out" = "perf: 'report' is not built into this perf, and no other perf is in PERF_EXEC_PATH or PATH (Debian: apt-get install linux-perf)" ] ||
-	fail "no other perf: '$out'"
+# the build-id cache this perf uses goes on as the stock's --buildid-dir
+# (the stock alone reads $PERF_BUILDID_DIR only in its scripts)
+out=$(PATH="$TMP/other:/bin" PERF_BUILDID_DIR="$TMP/c d" "$PERF" report -i x 2>&1)
+[ "$out" = "other perf: --buildid-dir $TMP/c d report -i x" ] || fail "PERF_BUILDID_DIR: '$out'"
+out=$(PATH="$TMP/other:/bin" "$PERF" --buildid-dir "$TMP/e" report 2>&1)
+[ "$out" = "other perf: --buildid-dir $TMP/e report" ] || fail "--buildid-dir: '$out'"
+out=$(PATH="$TMP/other:/bin" PERF_BUILDID_DIR= "$PERF" report 2>&1)
+[ "$out" = "other perf: report" ] || fail "an empty PERF_BUILDID_DIR: '$out'"
+
+# none but itself: one line naming the command, non-zero
+for env in "" "PERF_BUILDID_DIR=$TMP/c"; do
+	out=$(env $env PATH="$TMP/self" "$PERF" report 2>&1) && fail "report without another perf succeeded"
+	[ "$out" = "perf: 'report' is not built into this perf, and no other perf is in PERF_EXEC_PATH or PATH (Debian: apt-get install linux-perf)" ] ||
+		fail "no other perf ($env): '$out'"
+done
 # a wrapper leading back here: stopped after a few hops, one line
 out=$(PATH="$TMP/loop:/bin" timeout 10 "$PERF" report 2>&1)
 rc=$?
