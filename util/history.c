@@ -72,9 +72,10 @@ struct history *history__new(int nr_slots, u64 size, int level)
 	for (int i = 0; i < nr_slots; i++) {
 		h->slot[i].raw = malloc(h->chunk_bytes);
 		h->spare[i] = malloc(h->chunk_bytes);
+		if (h->spare[i])
+			h->nr_spare++;	/* counted as made: the delete frees it */
 		if (!h->slot[i].raw || !h->spare[i])
 			goto fail;
-		h->nr_spare++;
 	}
 	h->nr_raw = 2 * nr_slots;
 	err = thread__spawn(&h->compressor, -1, history__compress_jobs, h);

@@ -159,9 +159,12 @@ void history__sync(struct history *h);
 /* Bytes of memory the history holds now: chunks and raw buffers. */
 u64 history__memory(struct history *h);
 
-/* Moves every record recorded so far (after a history__sync()) into t (allocating t->slot and new raw
- * buffers for the history, freed by history__release()); the history goes
- * on empty. 0, -EBUSY while a take is out, -ENOMEM (nothing moved). */
+/* Moves every record recorded so far into t, allocating t->slot and new
+ * raw buffers for the history (freed by history__release()); the history
+ * goes on empty. The buffers queued for the compressor are older than the
+ * slots' own, so a take first waits until they are chunks: at most one
+ * compression per slot, longer at high levels. 0, -EBUSY while a take is
+ * out, -ENOMEM (nothing moved). */
 int history__take(struct history *h, struct history_take *t);
 void history_cursor__init(struct history_cursor *cur, const struct history_take *t, int slot);
 /* Appends the next piece of slot's records (a chunk decompressed, or the

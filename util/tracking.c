@@ -285,8 +285,10 @@ static int tracking__prune_ksyms(struct tracking *t, u64 before)
 		const struct ksym_key *e = ksym_key(h, &k, &end) ? ksym_last_end(ends, n, k) : NULL;
 		u64 time = e ? event__time(h, t->id_sample_type) : 0;
 
-		/* a start at the very time of the end is the next program's */
-		keep[i++] = !e || time > e->time || (time == e->time && !end);
+		/* a KSYMBOL registered at the very time of the end is the next
+		 * program's at that address (a BPF_EVENT's key is its own id) */
+		keep[i++] = !e || time > e->time ||
+			    (time == e->time && !end && h->type == PERF_RECORD_KSYMBOL);
 	}
 	tracking__compact(t, keep, &t->pruned_records);
 	free(keep);
