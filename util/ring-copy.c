@@ -16,14 +16,27 @@
 #define COLOURS 512
 #define COLOUR_BYTES 192	/* 3 lines: 512 colours land in distinct sets */
 
+#define HUGE_PAGE (2ULL << 20)
+
 static u64 colour_of(int cpu)
 {
 	return (u64)(cpu < 0 ? 0 : cpu % COLOURS) * COLOUR_BYTES;
 }
 
+/* The mapping for a buffer of size bytes at colour: the kernel puts an
+ * anonymous mapping on a huge page boundary only when its length is a
+ * multiple of one, and the colours count from that boundary (smaller
+ * buffers have no huge pages to keep). */
+static u64 mapping_bytes(u64 size, u64 colour)
+{
+	u64 len = size + colour;
+
+	return size >= HUGE_PAGE ? (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1) : len;
+}
+
 u64 ring_copy__bytes(u64 data_bytes)
 {
-	return data_bytes + (COLOURS - 1) * COLOUR_BYTES +
+	return mapping_bytes(data_bytes, (COLOURS - 1) * COLOUR_BYTES) +
 	       record_index__bytes(record_index__entries(data_bytes));
 }
 
@@ -50,7 +63,7 @@ int ring_copy__init(struct ring_copy *rc, struct mmap *m)
 	rc->last_head = mmap__read_head(m);
 	prefault_ring(m);
 	rc->colour = colour_of(m->cpu);
-	rc->buf = mmap_faulted(size + rc->colour);
+	rc->buf = mmap_faulted(mapping_bytes(size, rc->colour));
 	if (!rc->buf)
 		return -errno;
 	rc->buf += rc->colour;
@@ -60,7 +73,7 @@ int ring_copy__init(struct ring_copy *rc, struct mmap *m)
 void ring_copy__exit(struct ring_copy *rc)
 {
 	if (rc->buf)
-		munmap(rc->buf - rc->colour, rc->size + rc->colour);
+		munmap(rc->buf - rc->colour, mapping_bytes(rc->size, rc->colour));
 	record_index__exit(&rc->idx);
 	memset(rc, 0, sizeof(*rc));
 }
