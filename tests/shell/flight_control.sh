@@ -60,10 +60,12 @@ wait $rec || fail "fd: record exit status $?"
 for f in fd.data.*; do stock_reads_clean "$f"; done
 
 # 30 triggers while the recorder is frozen: one dump, not 30
-mkfifo go
+# (two fifos: a second read of one could open it while the first echo
+# still holds it, and take its close for the second go)
+mkfifo go goend
 "$PERF" record --overwrite --switch-output-event=syscalls:sys_enter_kill -e cpu-clock -o tr.data -- \
 	sh -c '"$0" test -w spin 0.3; read x < go; for i in $(seq 30); do kill -0 $$; done
-	       : > kills.done; read x < go; "$0" test -w spin 0.2' "$PERF" 2> tr.err &
+	       : > kills.done; read x < goend; "$0" test -w spin 0.2' "$PERF" 2> tr.err &
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
@@ -78,7 +80,7 @@ n=$(grep -c 'Dump tr.data\|nothing written' tr.err)
 [ "$n" -eq 1 ] || fail "30 triggers made $n dumps: $(cat tr.err)"
 [ "$(ls tr.data.* | wc -l)" -eq 1 ] || fail "not one file: $(ls tr.data.*)"
 stock_reads_clean tr.data.*
-echo > go		# the workload spins (the last dump) and ends
+echo > goend		# the workload spins (the last dump) and ends
 wait $rec || fail "trigger record exit status $?: $(cat tr.err)"
 [ "$(ls tr.data.* | wc -l)" -eq 2 ] || fail "no last dump: $(cat tr.err)"
 
