@@ -202,6 +202,19 @@ static void dump__account_ring(struct dump *d, const struct ring_copy *rc)
 /* The tasks the samples refer to (those the window trims out too: their
  * tracking records are few, and knowing would take another walk over
  * every record); returns the samples and LOST records, or -ENOMEM. */
+/* Uncompressed history records: their tasks into the prelude; returns
+ * their samples and LOST records, or -ENOMEM. */
+static s64 dump__raw_tasks(struct dump *d, const char *recs, u32 len)
+{
+	if (history_scan__records(&d->scan, recs, len))
+		return -ENOMEM;
+	for (u32 i = 0; i < d->scan.nr_pids; i++)
+		if (prelude__add_pid(&d->prelude, d->scan.pids[i]))
+			return -ENOMEM;
+	d->st.kernel_lost += d->scan.lost;
+	return d->scan.samples + d->scan.lost_records;
+}
+
 static s64 dump__ring_tasks(struct dump *d)
 {
 	s64 data = 0;
@@ -216,22 +229,25 @@ static s64 dump__ring_tasks(struct dump *d)
 	}
 	for (int s = 0; s < d->take.nr_slots; s++) {
 		const struct history_take_slot *ts = &d->take.slot[s];
+		s64 got;
 
-		/* the chunks say what they hold; only the raw buffer is walked */
+		/* the chunks say what they hold; only what was not compressed
+		 * yet (the raw buffer, chunks taken before) is walked */
 		for (const struct history_chunk *c = ts->oldest; c; c = c->next) {
-			for (u32 i = 0; i < c->nr_pids; i++)
+			got = c->raw ? dump__raw_tasks(d, c->raw, c->raw_len) : 0;
+			if (got < 0)
+				return got;
+			data += got;
+			for (u32 i = 0; !c->raw && i < c->nr_pids; i++)
 				if (prelude__add_pid(&d->prelude, history_chunk__pids(c)[i]))
 					return -ENOMEM;
 			data += c->samples + c->lost_records;
 			d->st.kernel_lost += c->lost;
 		}
-		if (history_scan__records(&d->scan, ts->raw, ts->raw_len))
-			return -ENOMEM;
-		for (u32 i = 0; i < d->scan.nr_pids; i++)
-			if (prelude__add_pid(&d->prelude, d->scan.pids[i]))
-				return -ENOMEM;
-		data += d->scan.samples + d->scan.lost_records;
-		d->st.kernel_lost += d->scan.lost;
+		got = dump__raw_tasks(d, ts->raw, ts->raw_len);
+		if (got < 0)
+			return got;
+		data += got;
 	}
 	return data;
 }

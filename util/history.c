@@ -97,6 +97,7 @@ static void chunks__free(struct history_chunk *c)
 	while (c) {
 		struct history_chunk *next = c->next;
 
+		free(c->raw);
 		free(c);
 		c = next;
 	}
@@ -251,6 +252,7 @@ static struct history_chunk *history__make_chunk(struct history *h, const struct
 	/* field by field: a struct assignment would also write the padding
 	 * that data[] begins in */
 	c->next = NULL;
+	c->raw = NULL;
 	c->first_time = j->first;
 	c->last_time = j->last;
 	c->nr_records = j->nr;
@@ -300,10 +302,11 @@ static void *history__compress_jobs(void *arg)
 		struct history_job j;
 		struct history_chunk *c;
 
-		while (!h->q_len && !h->stop)
+		/* a take claims the queue once the job in hand is done */
+		while ((!h->q_len || h->taking) && !h->stop)
 			pthread_cond_wait(&h->work, &h->lock);
-		if (!h->q_len)
-			break;
+		if (h->stop)
+			break;		/* the delete frees what is queued */
 		j = h->queue[h->q_head];
 		h->q_head = (h->q_head + 1) % h->nr_slots;
 		h->q_len--;
@@ -384,6 +387,63 @@ u64 history__memory(struct history *h)
 	return used + (u64)h->nr_raw * h->chunk_bytes;
 }
 
+/* Under lock, for a take: the buffer being compressed becomes its chunk
+ * first, then those still queued join their slots' chunks as they are,
+ * uncompressed, in order (older than the slots' raw buffers), and the
+ * history gets new spares for them. 0, or -ENOMEM with nothing moved. */
+static int history__take_queued(struct history *h)
+{
+	struct history_chunk **c;
+	char **fresh;
+	int n, err = 0;
+
+	h->taking = 1;
+	while (h->busy)
+		pthread_cond_wait(&h->done, &h->lock);
+	h->taking = 0;
+	n = h->q_len;
+	if (!n)
+		return 0;
+	c = calloc(n, sizeof(*c));
+	fresh = calloc(n, sizeof(*fresh));
+	for (int i = 0; c && fresh && i < n; i++) {
+		c[i] = calloc(1, sizeof(**c));
+		fresh[i] = malloc(h->chunk_bytes);
+		if (!c[i] || !fresh[i])
+			err = -ENOMEM;
+	}
+	if (!c || !fresh || err) {
+		for (int i = 0; c && fresh && i < n; i++) {
+			free(c[i]);
+			free(fresh[i]);
+		}
+		free(c);
+		free(fresh);
+		pthread_cond_signal(&h->work);	/* the queue is still its */
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct history_job *j = &h->queue[(h->q_head + i) % h->nr_slots];
+		struct history_slot *s = &h->slot[j->slot];
+
+		c[i]->raw = j->raw;
+		c[i]->first_time = j->first;
+		c[i]->last_time = j->last;
+		c[i]->nr_records = j->nr;
+		c[i]->raw_len = c[i]->len = j->len;
+		if (s->newest)
+			s->newest->next = c[i];
+		else
+			s->oldest = c[i];
+		s->newest = c[i];
+		h->spare[h->nr_spare++] = fresh[i];
+	}
+	h->q_head = h->q_len = 0;
+	free(c);
+	free(fresh);
+	return 0;
+}
+
 int history__take(struct history *h, struct history_take *t)
 {
 	if (h->taken)
@@ -401,10 +461,12 @@ int history__take(struct history *h, struct history_take *t)
 			return -ENOMEM;
 		}
 	}
-	/* the buffers queued are older than the slots' raw ones: their
-	 * chunks come first, so a take waits for them */
 	pthread_mutex_lock(&h->lock);
-	history__wait_idle(h);
+	if (history__take_queued(h)) {
+		pthread_mutex_unlock(&h->lock);
+		history__release(h, t);
+		return -ENOMEM;
+	}
 	for (int i = 0; i < h->nr_slots; i++) {
 		struct history_slot *s = &h->slot[i];
 		struct history_take_slot *ts = &t->slot[i];
@@ -450,6 +512,11 @@ int history_take__next(struct history_take *t, int slot, struct history_cursor *
 			return 0;
 		cur->raw_done = 1;
 		buf__add(out, t->slot[slot].raw, t->slot[slot].raw_len);
+		return out->err ? -ENOMEM : 1;
+	}
+	if (c->raw) {		/* taken before it was compressed */
+		buf__add(out, c->raw, c->raw_len);
+		cur->next = c->next;
 		return out->err ? -ENOMEM : 1;
 	}
 	if (!t->dctx && !(t->dctx = ZSTD_createDCtx()))

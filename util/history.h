@@ -49,6 +49,9 @@ struct history_chunk {
 	u32 raw_len;			/* bytes once decompressed */
 	u32 len;			/* compressed bytes */
 	u32 nr_pids;
+	char *raw;			/* a buffer taken before it was compressed: its
+					 * records as they came (len = raw_len; no
+					 * counts, no tasks: read them off it) */
 	u32 data[];			/* nr_pids tasks, then the compressed bytes */
 };
 
@@ -104,6 +107,7 @@ struct history {
 	char **spare;			/* free raw buffers */
 	int nr_spare;
 	int busy;			/* the compressor holds a job outside the queue */
+	int taking;			/* a take waits for that job: take no other */
 	int stop;
 	int running;			/* the compressor thread was started */
 	pthread_t compressor;
@@ -161,9 +165,9 @@ u64 history__memory(struct history *h);
 
 /* Moves every record recorded so far into t, allocating t->slot and new
  * raw buffers for the history (freed by history__release()); the history
- * goes on empty. The buffers queued for the compressor are older than the
- * slots' own, so a take first waits until they are chunks: at most one
- * compression per slot, longer at high levels. 0, -EBUSY while a take is
+ * goes on empty. It waits for the one buffer being compressed, if any;
+ * those still queued go into t as they are (history_chunk.raw), since a
+ * take runs on the loop that drains the rings. 0, -EBUSY while a take is
  * out, -ENOMEM (nothing moved). */
 int history__take(struct history *h, struct history_take *t);
 void history_cursor__init(struct history_cursor *cur, const struct history_take *t, int slot);
