@@ -99,8 +99,8 @@ c=$("$STOCK" script -i last.data -F trace 2>/dev/null | awk '/fd: 0x/ { sub(/.*f
 }
 
 # a control fifo: "snapshot" dumps, and the ack comes once the file is in
-# place (a snapshot just after the start may find no sample yet: it says
-# so and writes nothing, and the next one is tried)
+# place (a spin first gives the rings samples; a snapshot that still finds
+# none says so and writes nothing, and the next one is tried)
 mkfifo ctl ack
 "$PERF" record --overwrite --control=fifo:ctl,ack -a -e cpu-clock -o c.data 2> c.err &
 rec=$!
@@ -108,6 +108,7 @@ BG_PIDS+=($rec)
 wait_ready $rec
 exec 7<>ack
 for try in 1 2 3 4 5; do
+	"$PERF" test -w spin 0.05
 	echo snapshot > ctl
 	read -r -t 10 answer <&7 || fail "no ack"
 	[ "$answer" = ack ] || fail "ack was '$answer'"
