@@ -228,6 +228,12 @@ static int record__poll_timeout(struct record *rec)
 {
 	int ms = 1000;
 
+	/* records wait in the rings for the compressor: back soon, not at
+	 * the next wakeup (the kernel gave it already), yet not in a spin
+	 * that takes the CPU the compressor needs */
+	if (rec->drain_behind)
+		return 1;
+
 	if (record__delay_next(rec))
 		ms = ms_until(record__delay_next(rec), ms);
 	/* a binary is held once its MMAP2 is read: soon, before it can be deleted */

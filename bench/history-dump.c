@@ -50,6 +50,7 @@ static u64 fill(struct history *h, int nr)
 {
 	u64 rec[RECORD_SIZE / 8] = { 0 }, seed = 88172645463325252ULL, t = 1000000, n = 0;
 	struct perf_event_header *hd = (void *)rec;
+	int err;
 
 	hd->type = PERF_RECORD_SAMPLE;
 	hd->size = RECORD_SIZE;
@@ -65,7 +66,9 @@ static u64 fill(struct history *h, int nr)
 		memcpy((char *)rec + SAMPLE_PID_OFFSET, &pid, sizeof(pid));
 		memcpy((char *)rec + 16, &ip, sizeof(ip));
 		rec[5] = slot;			/* CPU */
-		if (history__add(h, slot, hd, t))
+		while ((err = history__add(h, slot, hd, t)) == -EAGAIN)
+			;	/* the compressor is behind: as the drain, offer it again */
+		if (err)
 			return 0;
 		/* the compressor counts what it drops: look once in a while */
 		if (++n % 65536 == 0) {

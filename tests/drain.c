@@ -3,6 +3,7 @@
 #include "tests/tests.h"
 #include "util/buf.h"
 #include "util/evlist.h"
+#include "util/history.h"
 #include "util/record.h"
 
 #include <stdlib.h>
@@ -43,11 +44,16 @@ static int test_drain(struct test_ctx *ctx)
 	struct image *img = calloc(1, sizeof(*img));
 	struct buf pending = { 0 };
 	struct drain_sink sink = { .pending = &pending, .pending_max = 3 * BIG };
+	struct drain_sink hsink = { 0 };
 	struct record_stats st = { 0 };
+	struct history *h = NULL;
 	struct mmap *m;
 	u64 pos = RING_SIZE - BIG / 2;	/* the first record wraps the end */
+	u64 start, records;
 	s64 w;
-	int ret = TEST_FAIL;
+	int ret = TEST_FAIL, spares;
+	static u64 big_rec[4096 / 8];
+	struct perf_event_header *big = (void *)big_rec;
 
 	(void)ctx;
 	TEST_ASSERT(l && img && (l->fwd = calloc(1, sizeof(*l->fwd))), "alloc");
@@ -87,8 +93,51 @@ static int test_drain(struct test_ctx *ctx)
 			(unsigned long long)st.samples, (unsigned long long)img->pc.data_tail);
 		goto out;
 	}
+	/* a history whose compressor is behind: the drain stops before the
+	 * record it cannot take, leaves it in the ring and says so; the next
+	 * drain takes it and the rest, each once */
+	h = history__new(1, history__min_size(1), 1);
+	if (!h || h->chunk_bytes != HISTORY_CHUNK_MIN) {
+		fprintf(stderr, "  FAILED: history of one %uK chunk\n", HISTORY_CHUNK_MIN >> 10);
+		goto out;
+	}
+	big->type = PERF_RECORD_SAMPLE;
+	big->size = 4096;
+	while (h->slot[0].raw_len + big->size <= 60 << 10)	/* of its 64K */
+		if (history__add(h, 0, big, 0))
+			goto out;
+	pthread_mutex_lock(&h->lock);
+	spares = h->nr_spare;
+	h->nr_spare = 0;	/* all queued, as far as the drain can tell */
+	pthread_mutex_unlock(&h->lock);
+	records = h->st.records;
+	start = pos;
+	for (u8 seq = 5; seq <= 6; seq++, pos += BIG / 2)
+		put_sample(m, pos, BIG / 2, seq);
+	img->pc.data_head = pos;
+	hsink.history = h;
+	w = drain__forward(l, &hsink, &st);
+	if (w != 0 || !hsink.behind || m->tail != start || h->st.records != records ||
+	    st.samples != 4) {
+		fprintf(stderr, "  FAILED: history behind: drained %lld, behind %d, %llu samples\n",
+			(long long)w, hsink.behind, (unsigned long long)st.samples);
+		goto out;
+	}
+	pthread_mutex_lock(&h->lock);
+	h->nr_spare = spares;
+	pthread_mutex_unlock(&h->lock);
+	hsink.behind = 0;
+	w = drain__forward(l, &hsink, &st);
+	if (w != BIG || hsink.behind || m->tail != pos || img->pc.data_tail != pos ||
+	    h->st.records != records + 2 || st.samples != 4 + 2) {
+		fprintf(stderr, "  FAILED: history caught up: drained %lld, behind %d, %llu of 2 "
+			"records taken\n", (long long)w, hsink.behind,
+			(unsigned long long)(h->st.records - records));
+		goto out;
+	}
 	ret = TEST_OK;
 out:
+	history__delete(h);
 	if (l && l->fwd) {
 		free(l->fwd[0].scratch);
 		free(l->fwd);
@@ -102,6 +151,7 @@ out:
 }
 
 const struct test_suite suite_drain = {
-	"drain", "Forward-ring drain: 64K records across the end, capped /no-overwrite/ buffer",
+	"drain", "Forward-ring drain: 64K records across the end, capped /no-overwrite/ buffer, "
+	"a history that cannot take more yet",
 	test_drain,
 };

@@ -34,6 +34,17 @@ static void numbered__make(struct numbered *r, u64 n)
 	r->pad[2] = r->pad[1] ^ (r->pad[1] >> 29);
 }
 
+/* An add that offers the record again while the compressor is behind, as
+ * the drain does on its next round. */
+static int add_wait(struct history *h, int slot, const struct numbered *r)
+{
+	int err;
+
+	while ((err = history__add(h, slot, &r->h, r->time)) == -EAGAIN)
+		;
+	return err;
+}
+
 /* slot of record n: three slots in turns, as CPUs interleave */
 #define SLOTS 3
 #define SLOT_OF(n) ((int)((n) % SLOTS))
@@ -105,7 +116,7 @@ static int test_history(struct test_ctx *ctx)
 	/* far more than fits: the history wraps many times */
 	for (n = 1; n <= 400000; n++) {
 		numbered__make(&r, n);
-		TEST_ASSERT(!history__add(h, SLOT_OF(n), &r.h, r.time), "add %llu", (unsigned long long)n);
+		TEST_ASSERT(!add_wait(h, SLOT_OF(n), &r), "add %llu", (unsigned long long)n);
 		last[SLOT_OF(n)] = n;
 		TEST_ASSERT(history__memory(h) <= h->size, "over the size at %llu: %llu",
 			    (unsigned long long)n, (unsigned long long)history__memory(h));
@@ -169,7 +180,7 @@ static int test_history(struct test_ctx *ctx)
 	 * what came after the first, all of it */
 	for (; n <= 400000 + 3000; n++) {
 		numbered__make(&r, n);
-		TEST_ASSERT(!history__add(h, SLOT_OF(n), &r.h, r.time), "add %llu", (unsigned long long)n);
+		TEST_ASSERT(!add_wait(h, SLOT_OF(n), &r), "add %llu", (unsigned long long)n);
 		last[SLOT_OF(n)] = n;
 	}
 	history__sync(h);
@@ -212,8 +223,7 @@ static int test_history_take_queued(struct test_ctx *ctx)
 	per_chunk = h->chunk_bytes / sizeof(r);
 	for (n = 1; n <= SLOTS * (3 * per_chunk + 10); n++) {
 		numbered__make(&r, n);
-		TEST_ASSERT(!history__add(h, SLOT_OF(n), &r.h, r.time), "add %llu",
-			    (unsigned long long)n);
+		TEST_ASSERT(!add_wait(h, SLOT_OF(n), &r), "add %llu", (unsigned long long)n);
 		last[SLOT_OF(n)] = n;
 	}
 	TEST_ASSERT(!history__take(h, &t), "take");
@@ -226,6 +236,53 @@ static int test_history_take_queued(struct test_ctx *ctx)
 	TEST_LOG(ctx, "  take at level 22: %d buffers taken before their compression\n",
 		 raw_chunks);
 	TEST_ASSERT(raw_chunks >= 1, "no buffer was still queued: the test proves nothing");
+	history__release(h, &t);
+	history__delete(h);
+	return TEST_OK;
+}
+
+/* An add never holds its caller (the loop that reads the signals) for a
+ * compression: with every spare queued at level 22, where one takes a
+ * second, it gives up after HISTORY_SPARE_WAIT_MS with -EAGAIN, adding
+ * nothing; offered again later, the record goes in, once. */
+static int test_history_add_bounded(struct test_ctx *ctx)
+{
+	/* 1 MB chunks: the slowest compressions there are */
+	struct history *h = history__new(SLOTS, (u64)SLOTS * 8 << 20, 22);
+	u64 last[SLOTS] = { 0 }, first[SLOTS], n, slowest = 0, refused = 0;
+	struct history_take t;
+	struct numbered r;
+	s64 got;
+
+	TEST_ASSERT(h, "history at level 22");
+	for (n = 1; refused < 3 && n <= 20 * (u64)SLOTS * h->chunk_bytes / sizeof(r); n++) {
+		int err;
+
+		numbered__make(&r, n);
+		for (;;) {
+			u64 t0 = now_ns();
+
+			err = history__add(h, SLOT_OF(n), &r.h, r.time);
+			if (now_ns() - t0 > slowest)
+				slowest = now_ns() - t0;
+			if (err != -EAGAIN)
+				break;
+			refused++;
+		}
+		TEST_ASSERT(!err, "add %llu: %s", (unsigned long long)n, strerror(-err));
+		last[SLOT_OF(n)] = n;
+	}
+	TEST_LOG(ctx, "  level 22: %llu adds refused, the slowest returned in %.1f ms\n",
+		 (unsigned long long)refused, slowest / 1e6);
+	TEST_ASSERT(refused, "no add found every spare queued: the test proves nothing");
+	/* the wait, and room for a loaded or sanitized run; a compression
+	 * of 1 MB at level 22 takes several times this */
+	TEST_ASSERT(slowest < (HISTORY_SPARE_WAIT_MS + 150) * 1000000ULL,
+		    "an add held its caller %.1f ms", slowest / 1e6);
+	TEST_ASSERT(!history__take(h, &t), "take");
+	got = take__check(&t, last, first);
+	TEST_ASSERT(got > 0 && (u64)got == n - 1 && !h->st.dropped_records,
+		    "%lld of %llu records read back", (long long)got, (unsigned long long)(n - 1));
 	history__release(h, &t);
 	history__delete(h);
 	return TEST_OK;
@@ -254,7 +311,7 @@ static int test_history_unordered(struct test_ctx *ctx)
 	char err[256], dir[] = "/tmp/perf-history-dump.XXXXXX", path[64];
 	u64 rec[16] = { 0 };	/* 128 bytes: a 512K chunk ends on record 4095, an older one */
 	struct perf_event_header *hd = (void *)rec;
-	int ret = TEST_FAIL;
+	int ret = TEST_FAIL, added;
 
 	tracking__init(&trk, 0, DUMP_ST);
 	TEST_ASSERT(evlist && h && !parse_events(evlist, "cpu-clock", err, sizeof(err)) &&
@@ -274,7 +331,9 @@ static int test_history_unordered(struct test_ctx *ctx)
 			memcpy((char *)rec + SAMPLE_TIME_OFFSET, &t, sizeof(t));
 			memcpy((char *)rec + SAMPLE_PID_OFFSET, &pid, sizeof(pid));
 			rec[5] = s;
-			if (history__add(h, s, hd, t))
+			while ((added = history__add(h, s, hd, t)) == -EAGAIN)
+				;
+			if (added)
 				goto out;
 		}
 	snprintf(path, sizeof(path), "%s/h.data", dir);
@@ -314,13 +373,14 @@ static int test_history_all(struct test_ctx *ctx)
 	int ret = test_history(ctx);
 
 	ret = ret ? ret : test_history_take_queued(ctx);
+	ret = ret ? ret : test_history_add_bounded(ctx);
 	return ret ? ret : test_history_unordered(ctx);
 }
 
 const struct test_suite suite_history = {
 	"history", "Compressed user-space history: numbered records wrap many times, the newest "
 	"survive in order, the oldest go first and are counted, memory within the size; a take "
-	"while buffers wait for the compressor; a dump of chunks whose last record is older than "
+	"while buffers wait for the compressor; an add never waits long for one; a dump of chunks whose last record is older than "
 	"the one before",
 	test_history_all,
 };

@@ -33,6 +33,7 @@ struct scan_arg {
 	const struct evlist *evlist;
 	int ring;		/* the index of the ring being drained */
 	int err;
+	u64 stop_pos;		/* -EAGAIN: the record the sink could not take yet */
 };
 
 
@@ -93,8 +94,10 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 	u64 time = 0;
 	int err = sink_record(a, m, pos, h);
 
-	if (err)
+	if (err) {
+		a->stop_pos = pos;
 		return a->err = err;
+	}
 	if (h->type == PERF_RECORD_SAMPLE && (a->sink->id_sample_type & PERF_SAMPLE_TIME)) {
 		size_t off = sample__time_offset(a->sink->id_sample_type);
 
@@ -131,7 +134,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
-	struct scan_arg arg = { st, sink, evlist, 0, 0 };
+	struct scan_arg arg = { st, sink, evlist, 0, 0, 0 };
 	struct perf_data *d = sink->data;
 	s64 written = 0;
 	int err;
@@ -158,8 +161,13 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		arg.ring = c;
 		/* the kernel never publishes a partial record, so a bad size
 		 * here means a corrupt ring: stop before it rather than write it */
-		if (mmap__for_each(m, start, head, scan_record, &arg))
-			return arg.err ? arg.err : -EIO;
+		if (mmap__for_each(m, start, head, scan_record, &arg)) {
+			if (arg.err != -EAGAIN)
+				return arg.err ? arg.err : -EIO;
+			/* the history is behind: the rest waits in the ring */
+			head = arg.stop_pos;
+			sink->behind = 1;
+		}
 		if (d) {
 			n = mmap__span_iov(m, start, head, iov);
 			err = perf_data__write_ring(d, iov, n);
@@ -172,6 +180,8 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		mmap__write_tail(m, head);
 		m->tail = head;
 		written += head - start;
+		if (sink->behind)
+			break;
 	}
 	if (written && d) {
 		err = perf_data__write(d, &round, sizeof(round));

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zstd.h>
 
 /* a slot's share of size, in chunks: two of them are raw buffers, the one
@@ -35,6 +36,7 @@ static void *history__compress_jobs(void *arg);
 
 struct history *history__new(int nr_slots, u64 size, int level)
 {
+	pthread_condattr_t ca;
 	struct history *h;
 	int err;
 
@@ -52,7 +54,14 @@ struct history *history__new(int nr_slots, u64 size, int level)
 	h->chunk_bytes = chunk_bytes_for(size, nr_slots);
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->work, NULL);
-	pthread_cond_init(&h->done, NULL);
+	/* the wait for a spare is bounded: a clock that jumps must not stretch it */
+	if (!pthread_condattr_init(&ca)) {
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&h->done, &ca);
+		pthread_condattr_destroy(&ca);
+	} else {
+		pthread_cond_init(&h->done, NULL);
+	}
 	h->slot = calloc(nr_slots, sizeof(*h->slot));
 	h->queue = calloc(nr_slots, sizeof(*h->queue));
 	h->spare = calloc(nr_slots, sizeof(*h->spare));
@@ -324,14 +333,26 @@ static void *history__compress_jobs(void *arg)
 }
 
 /* The slot's full raw buffer goes to the compressor; the slot goes on in
- * a spare, waiting for one only when all are queued. */
-static void history__submit(struct history *h, int slot)
+ * a spare. With every spare queued it waits for one, but only so long:
+ * at zstd's high levels a compression takes seconds, and the caller is
+ * the loop that must go on reading signals. 0, or -EAGAIN with the slot
+ * still full. */
+static int history__submit(struct history *h, int slot)
 {
 	struct history_slot *s = &h->slot[slot];
+	struct timespec until;
 
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += HISTORY_SPARE_WAIT_MS * 1000000L;
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
 	pthread_mutex_lock(&h->lock);
 	while (!h->nr_spare)
-		pthread_cond_wait(&h->done, &h->lock);
+		if (pthread_cond_timedwait(&h->done, &h->lock, &until) == ETIMEDOUT &&
+		    !h->nr_spare) {
+			pthread_mutex_unlock(&h->lock);
+			return -EAGAIN;
+		}
 	h->queue[(h->q_head + h->q_len) % h->nr_slots] = (struct history_job){
 		.raw = s->raw, .len = s->raw_len, .nr = s->raw_nr,
 		.first = s->raw_first, .last = s->raw_last, .slot = slot,
@@ -341,17 +362,19 @@ static void history__submit(struct history *h, int slot)
 	pthread_cond_signal(&h->work);
 	pthread_mutex_unlock(&h->lock);
 	s->raw_len = s->raw_nr = 0;
+	return 0;
 }
 
 int history__add(struct history *h, int slot, const struct perf_event_header *rec, u64 time)
 {
 	struct history_slot *s;
+	int err;
 
 	if (slot < 0 || slot >= h->nr_slots)
 		return -EINVAL;
 	s = &h->slot[slot];
-	if (s->raw_len + rec->size > h->chunk_bytes)
-		history__submit(h, slot);
+	if (s->raw_len + rec->size > h->chunk_bytes && (err = history__submit(h, slot)))
+		return err;
 	if (!s->raw_nr)
 		s->raw_first = time;
 	s->raw_last = time;

@@ -20,7 +20,9 @@
  * loop, where every millisecond is a millisecond the kernel's rings fill
  * unread: it only copies, and zstd (60% of the recorder's time when it ran
  * inline) runs beside it. A slot waits for the compressor only when every
- * spare is queued, which bounds the memory.
+ * spare is queued, which bounds the memory, and only briefly: then the
+ * drain stops, leaves the rest in the kernel's ring, and the loop reads
+ * its signals before it comes back.
  *
  * history__take() hands everything recorded so far to a dump, raw buffers
  * included, and the slots go on in new ones, so a dump costs the loop no
@@ -150,9 +152,15 @@ u64 history__min_size(int nr_slots);
 struct history *history__new(int nr_slots, u64 size, int level);
 void history__delete(struct history *h);
 
+/* How long an add waits for the compressor to free a spare buffer. */
+#define HISTORY_SPARE_WAIT_MS 20
+
 /* Appends one record (h->size bytes, contiguous) of slot, whose time is
- * time; a slot's records come in its ring's order. 0, or -EINVAL for a
- * slot out of range. A chunk that cannot be made for lack of memory drops
+ * time; a slot's records come in its ring's order. 0, -EINVAL for a slot
+ * out of range, or -EAGAIN when the slot is full and the compressor
+ * freed no spare within HISTORY_SPARE_WAIT_MS: the record was not added,
+ * and the caller keeps it (a drain leaves it in the kernel's ring) and
+ * offers it again. A chunk that cannot be made for lack of memory drops
  * its records, counted. */
 int history__add(struct history *h, int slot, const struct perf_event_header *rec, u64 time);
 

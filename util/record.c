@@ -178,6 +178,7 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 	s64 w = drain__forward(rec->evlist, &sink, &rec->stats);
 
 	rec->pending_dropped += sink.pending_dropped;
+	rec->drain_behind = sink.behind;
 	if (sink.triggered)
 		record__ask_switch(rec);
 	return w;

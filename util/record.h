@@ -140,6 +140,7 @@ struct record {
 	struct buf pending;		/* overwrite mode: forward-ring samples for the next dump */
 	u64 pending_max;		/* its cap: the oldest half goes beyond it */
 	u64 pending_dropped;		/* records dropped for that cap */
+	int drain_behind;		/* the last drain left records the history could not take */
 	struct switch_output so;
 	const char *switch_event;	/* --switch-output-event */
 	struct evsel *switch_evsel;
