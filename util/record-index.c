@@ -32,42 +32,47 @@ void *mmap_faulted(u64 bytes)
 int record_index__init(struct record_index *ix, u64 entries)
 {
 	memset(ix, 0, sizeof(*ix));
-	ix->offs = mmap_faulted(entries * sizeof(u32));
+	ix->offs = ix->offs_map = mmap_faulted(entries * sizeof(u32));
 	if (!ix->offs)
 		return -ENOMEM;
 	ix->cap = entries;
-	ix->times = mmap_faulted(entries * sizeof(u64));
+	ix->times = ix->times_map = mmap_faulted(entries * sizeof(u64));
 	return ix->times ? 0 : -ENOMEM;
 }
 
 void record_index__exit(struct record_index *ix)
 {
-	if (ix->offs)
-		munmap(ix->offs, ix->cap * sizeof(u32));
-	if (ix->times)
-		munmap(ix->times, ix->cap * sizeof(u64));
+	if (ix->offs_map)
+		munmap(ix->offs_map, ix->cap * sizeof(u32));
+	if (ix->times_map)
+		munmap(ix->times_map, ix->cap * sizeof(u64));
 	free(ix->pids);
 	memset(ix, 0, sizeof(*ix));
 }
 
-/* Room for twice the entries; the index keeps it for later uses. */
-static int record_index__grow(struct record_index *ix)
+/* Room for twice the entries, kept for later uses. A full index filled
+ * from the top moves up into the top half, where its fill goes on down. */
+static int record_index__grow(struct record_index *ix, int from_top)
 {
 	u64 cap = ix->cap * 2;
-	void *p = mremap(ix->offs, ix->cap * sizeof(u32), cap * sizeof(u32), MREMAP_MAYMOVE);
+	void *p = mremap(ix->offs_map, ix->cap * sizeof(u32), cap * sizeof(u32), MREMAP_MAYMOVE);
 	void *t;
 
 	if (p == MAP_FAILED)
 		return -ENOMEM;
-	ix->offs = p;
-	t = mremap(ix->times, ix->cap * sizeof(u64), cap * sizeof(u64), MREMAP_MAYMOVE);
+	ix->offs_map = p;
+	t = mremap(ix->times_map, ix->cap * sizeof(u64), cap * sizeof(u64), MREMAP_MAYMOVE);
 	if (t == MAP_FAILED) {
 		/* shrinking in place cannot fail: both keep the old size, or the
 		 * exit would unmap offs short */
-		(void)mremap(ix->offs, cap * sizeof(u32), ix->cap * sizeof(u32), 0);
+		(void)mremap(ix->offs_map, cap * sizeof(u32), ix->cap * sizeof(u32), 0);
 		return -ENOMEM;
 	}
-	ix->times = t;
+	ix->times_map = t;
+	if (from_top) {
+		memcpy(ix->offs_map + ix->cap, ix->offs_map, ix->cap * sizeof(u32));
+		memcpy(ix->times_map + ix->cap, ix->times_map, ix->cap * sizeof(u64));
+	}
 	ix->cap = cap;
 	return 0;
 }
@@ -98,18 +103,30 @@ static int record_index__add_pid(struct record_index *ix, const struct perf_even
 int record_index__build(struct record_index *ix, const char *buf, u64 start, u64 len,
 			u64 id_sample_type, int flags)
 {
+	const int from_top = flags & INDEX_NEWEST_FIRST;
+	/* a sample's time is at a fixed offset: read in line, as this runs
+	 * once per record of every ring at every dump */
+	const size_t time_off = sample__time_offset(id_sample_type);
+	const u32 min_timed = id_sample_type & PERF_SAMPLE_TIME ? time_off + sizeof(u64) : UINT32_MAX;
 	u64 off = start, n = 0;
 
 	ix->nr = ix->nr_pids = ix->samples = ix->lost_records = ix->lost = 0;
 	while (off + sizeof(struct perf_event_header) <= len) {
 		const struct perf_event_header *h = (const void *)(buf + off);
+		u64 slot, t = 0;
 
 		if (!event__size_ok(h->size, len - off))
 			break;
-		if (n == ix->cap && record_index__grow(ix))
+		if (n == ix->cap && record_index__grow(ix, from_top))
 			return -ENOMEM;
-		ix->times[n] = event__time(h, id_sample_type);
-		ix->offs[n++] = off;
+		slot = from_top ? ix->cap - 1 - n : n;
+		if (h->type != PERF_RECORD_SAMPLE)
+			t = event__time(h, id_sample_type);
+		else if (h->size >= min_timed)
+			memcpy(&t, (const char *)h + time_off, sizeof(t));
+		ix->times_map[slot] = t;
+		ix->offs_map[slot] = off;
+		n++;
 		off += h->size;
 		if (!(flags & INDEX_TASKS))
 			continue;
@@ -125,15 +142,8 @@ int record_index__build(struct record_index *ix, const char *buf, u64 start, u64
 			ix->lost += lost;
 		}
 	}
-	for (u64 i = 0; (flags & INDEX_NEWEST_FIRST) && i < n / 2; i++) {
-		u32 tmp = ix->offs[i];
-		u64 t = ix->times[i];
-
-		ix->offs[i] = ix->offs[n - 1 - i];
-		ix->offs[n - 1 - i] = tmp;
-		ix->times[i] = ix->times[n - 1 - i];
-		ix->times[n - 1 - i] = t;
-	}
+	ix->offs = ix->offs_map + (from_top ? ix->cap - n : 0);
+	ix->times = ix->times_map + (from_top ? ix->cap - n : 0);
 	ix->nr = n;
 	return 0;
 }

@@ -13,6 +13,11 @@ struct record_index {
 	u32 *offs;		/* offsets into the buffer (buffers are under 4G) */
 	u64 *times;		/* each record's time */
 	u64 cap, nr;
+	/* the arrays as mapped: offs and times point into them, at the end
+	 * when the records were read newest first (filled from the top
+	 * down, so that they come out oldest first with no second pass) */
+	u32 *offs_map;
+	u64 *times_map;
 	u32 *pids;		/* the tasks of the samples, one entry per run of a task */
 	u64 nr_pids, pids_cap;
 	u64 samples;
