@@ -142,9 +142,11 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 	/* once one ring is due, all are written: a ring left behind would
 	 * hold records older than the FINISHED_ROUND after this pass, which
 	 * readers then find out of order */
-	if (!drain__due(evlist, sink->flush))
+	if (!sink->behind && !drain__due(evlist, sink->flush))
 		return 0;
-	for (int c = 0; c < evlist->nr_mmaps; c++) {
+	sink->behind = 0;
+	for (int k = 0; k < evlist->nr_mmaps; k++) {
+		int c = (sink->first_ring + k) % evlist->nr_mmaps;
 		struct mmap *m = &evlist->fwd[c];
 		struct record_stats before;
 		struct iovec iov[2];
@@ -167,6 +169,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			/* the history is behind: the rest waits in the ring */
 			head = arg.stop_pos;
 			sink->behind = 1;
+			sink->first_ring = c;
 		}
 		if (d) {
 			n = mmap__span_iov(m, start, head, iov);

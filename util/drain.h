@@ -32,7 +32,11 @@ struct drain_sink {
 	struct evsel *trigger;		/* --switch-output-event: samples then have IDENTIFIER */
 	u64 flush;			/* --mmap-flush: nothing is drained until a ring holds this much */
 	int triggered;			/* a sample of trigger went by */
-	int behind;			/* the history took no more: records were left in a ring */
+	/* the history took no more, and records were left in ring
+	 * first_ring: the next drain starts there, due or not, so that a
+	 * ring after it does not wait for ever for the spares */
+	int behind;
+	int first_ring;
 	struct bpf_progs *bpf;		/* a BPF program's load: its info is read (NULL: not) */
 };
 
@@ -40,8 +44,8 @@ struct drain_sink {
  * sink->data (then a FINISHED_ROUND), and copies into the tracking log and
  * pending buffer as the sink asks. When the history cannot take a record
  * yet (its compressor is behind), the drain stops before it and sets
- * sink->behind: the rest stays in the rings for the next call. Returns
- * bytes drained or -errno. */
+ * sink->behind and sink->first_ring: the rest stays in the rings for the
+ * next call, given the same sink fields. Returns bytes drained or -errno. */
 s64 drain__forward(struct evlist *evlist, struct drain_sink *sink, struct record_stats *st);
 
 /* Adds what one record means to the stats (samples, LOST, sample times). */

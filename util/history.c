@@ -229,6 +229,7 @@ static int history__drop_oldest(struct history *h)
 	if (!victim->oldest)
 		victim->newest = NULL;
 	h->used -= chunk__bytes(c);
+	free(c->raw);
 	victim->dropped += c->nr_records;
 	h->st.dropped_records += c->nr_records;
 	h->st.dropped_bytes += c->raw_len;
@@ -454,6 +455,7 @@ static int history__take_queued(struct history *h)
 		c[i]->last_time = j->last;
 		c[i]->nr_records = j->nr;
 		c[i]->raw_len = c[i]->len = j->len;
+		h->used += chunk__bytes(c[i]);
 		if (s->newest)
 			s->newest->next = c[i];
 		else
@@ -465,6 +467,16 @@ static int history__take_queued(struct history *h)
 	free(c);
 	free(fresh);
 	return 0;
+}
+
+int history__unqueue(struct history *h)
+{
+	int err;
+
+	pthread_mutex_lock(&h->lock);
+	err = history__take_queued(h);
+	pthread_mutex_unlock(&h->lock);
+	return err;
 }
 
 int history__take(struct history *h, struct history_take *t)

@@ -171,6 +171,12 @@ void history__sync(struct history *h);
 /* Bytes of memory the history holds now: chunks and raw buffers. */
 u64 history__memory(struct history *h);
 
+/* Makes spares at once for a drain that must not stop (a dump's): waits
+ * for the buffer being compressed, if any, and the buffers still queued
+ * join their slots as they are, uncompressed chunks in their place,
+ * counted in the size. 0 or -ENOMEM (nothing moved). */
+int history__unqueue(struct history *h);
+
 /* Moves every record recorded so far into t, allocating t->slot and new
  * raw buffers for the history (freed by history__release()); the history
  * goes on empty. It waits for the one buffer being compressed, if any;

@@ -174,11 +174,14 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 		.trigger = rec->switch_evsel,
 		.id_sample_type = rec->tracking.id_sample_type,
 		.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
+		.behind = rec->drain_behind,
+		.first_ring = rec->drain_first,
 	};
 	s64 w = drain__forward(rec->evlist, &sink, &rec->stats);
 
 	rec->pending_dropped += sink.pending_dropped;
 	rec->drain_behind = sink.behind;
+	rec->drain_first = sink.first_ring;
 	if (sink.triggered)
 		record__ask_switch(rec);
 	return w;
@@ -283,6 +286,26 @@ void record__send_acks(struct record *rec, int *acks)
 		control__ack(&rec->control);
 }
 
+/* Drains the rings to their heads for a dump, which must neither miss
+ * the records before its trigger nor, at the end, leave any behind: when
+ * the history is behind, the buffers queued for its compressor join their
+ * slots as they are (the take moves them so anyway), which gives spares
+ * at once. Bounded: the drain runs faster than the kernel writes. */
+static s64 record__drain_all(struct record *rec)
+{
+	s64 w = record__drain(rec), more;
+
+	for (int i = 0; w >= 0 && rec->drain_behind && i < 64; i++) {
+		int err = history__unqueue(rec->history);
+
+		if (err)
+			return err;
+		more = record__drain(rec);
+		w = more < 0 ? more : w + more;
+	}
+	return w;
+}
+
 /* Captures the rings into rec->dump, ready to be written. 0 or -errno,
  * reported and counted. */
 static int record__capture(struct record *rec)
@@ -297,7 +320,7 @@ static int record__capture(struct record *rec)
 		goto fail;
 	}
 	/* tracking current up to the trigger */
-	w = record__drain(rec);
+	w = record__drain_all(rec);
 	if (w < 0) {
 		err = w;
 		pr_err("perf record: dump failed: draining the tracking rings: %s\n",

@@ -141,6 +141,7 @@ struct record {
 	u64 pending_max;		/* its cap: the oldest half goes beyond it */
 	u64 pending_dropped;		/* records dropped for that cap */
 	int drain_behind;		/* the last drain left records the history could not take */
+	int drain_first;		/* in drain_first's ring: the next drain starts there */
 	struct switch_output so;
 	const char *switch_event;	/* --switch-output-event */
 	struct evsel *switch_evsel;
