@@ -134,6 +134,18 @@ static int many_maps(struct test_ctx *ctx, struct evlist *l)
 		TEST_ASSERT(find(s, name) && find(s, name)->hit == want, "%s: hit %d, want %d", name,
 			    find(s, name) ? find(s, name)->hit : -1, want);
 	}
+	/* two tasks in one slot of the recent hits (pids 16 apart), the
+	 * same address in each: each sample is its own task's */
+	b.len = 0;
+	put_mmap2(&b, 40, 0x900000, 0x1000, "/lib/forty.so", 0x40, PROT_READ | PROT_EXEC);
+	put_mmap2(&b, 56, 0x900000, 0x1000, "/lib/fiftysix.so", 0x56, PROT_READ | PROT_EXEC);
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x900010, 40);
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x900010, 40);
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x900010, 56);
+	feed_split(s, &b, 8);
+	TEST_ASSERT(find(s, "/lib/forty.so") && find(s, "/lib/forty.so")->hit &&
+		    find(s, "/lib/fiftysix.so") && find(s, "/lib/fiftysix.so")->hit,
+		    "two tasks, one address, one slot of the recent hits");
 	TEST_ASSERT(find(s, "/lib/big.so") && find(s, "/lib/big.so")->hit, "the map over three");
 	TEST_ASSERT(find(s, "/lib/new1.so") && find(s, "/lib/new1.so")->hit,
 		    "an ip sampled again after its map was replaced");

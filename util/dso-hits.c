@@ -425,6 +425,21 @@ static struct dso_task *dso_hits__recent_task(struct dso_hits *s, u32 pid)
 	return r->t;
 }
 
+/* The layout of event instance id's samples, NULL for an unknown id. */
+static const struct dso_layout *dso_hits__layout_of(struct dso_hits *s, u64 id)
+{
+	struct dso_id_slot *c = &s->recent_ids[id % ARRAY_SIZE(s->recent_ids)];
+
+	if (!c->l || c->id != id) {
+		const struct dso_layout *l = id_hash__find(&s->ids, id);
+
+		if (!l)
+			return NULL;
+		*c = (struct dso_id_slot){ id, l };
+	}
+	return c->l;
+}
+
 static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header *h)
 {
 	const struct dso_layout *l = &s->layouts[0];
@@ -441,13 +456,9 @@ static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header 
 		if (body < 8)
 			return;
 		memcpy(&id, p, 8);
-		if (!s->last_layout || id != s->last_id) {
-			if (!(l = id_hash__find(&s->ids, id)))
-				return;
-			s->last_id = id;
-			s->last_layout = l;
-		}
-		l = s->last_layout;
+		l = dso_hits__layout_of(s, id);
+		if (!l)
+			return;
 	}
 	if (l->ip < 0 || l->tid < 0 || (size_t)l->ip + 8 > body || (size_t)l->tid + 4 > body)
 		return;
@@ -460,9 +471,11 @@ static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header 
 	case PERF_RECORD_MISC_USER:
 		t = dso_hits__recent_task(s, pid);
 		dso = t ? task__lookup(t, ip) : -1;
-		if (dso >= 0)
+		if (dso >= 0) {
 			s->d[dso].hit = 1;
-		else if (s->nr_pending < MAX_PENDING)
+			s->seen[pid % ARRAY_SIZE(s->seen)] = (struct dso_seen){
+				pid, t->m[t->last].start, t->m[t->last].end };
+		} else if (s->nr_pending < MAX_PENDING)
 			s->pending[s->nr_pending++] = (struct dso_pending){ ip, pid };
 		else
 			s->unresolved++;
@@ -484,8 +497,43 @@ void dso_hits__end_round(struct dso_hits *s)
 	s->nr_pending = 0;
 }
 
+/* A user sample of a task in the map its last one hit: nothing to mark. */
+static inline int dso_hits__seen(const struct dso_hits *s, const struct perf_event_header *h)
+{
+	const char *p = (const char *)h + sizeof(*h);
+	const struct dso_layout *l = &s->layouts[0];
+	size_t body = h->size - sizeof(*h);
+	const struct dso_seen *e;
+	u64 id, ip;
+	u32 pid;
+
+	if (h->type != PERF_RECORD_SAMPLE ||
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return 0;
+	if (s->by_id) {
+		const struct dso_id_slot *c;
+
+		if (body < 8)
+			return 0;
+		memcpy(&id, p, 8);
+		c = &s->recent_ids[id % ARRAY_SIZE(s->recent_ids)];
+		if (!c->l || c->id != id)
+			return 0;
+		l = c->l;
+	}
+	if (l->ip < 0 || l->tid < 0 || (size_t)l->ip + 8 > body || (size_t)l->tid + 4 > body)
+		return 0;
+	memcpy(&ip, p + l->ip, 8);
+	memcpy(&pid, p + l->tid, 4);
+	e = &s->seen[pid % ARRAY_SIZE(s->seen)];
+	return e->end && e->pid == pid && e->start <= ip && ip < e->end;
+}
+
 static void dso_hits__record(struct dso_hits *s, const struct perf_event_header *h)
 {
+	if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 ||
+	    h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_COMM)
+		memset(s->seen, 0, sizeof(s->seen));
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: dso_hits__sample(s, h); break;
 	case PERF_RECORD_MMAP:
@@ -527,7 +575,8 @@ void dso_hits__feed(struct dso_hits *s, const struct iovec *iov, int iovcnt)
 			}
 			if (h->size < sizeof(*h))
 				return;
-			dso_hits__record(s, h);
+			if (!dso_hits__seen(s, h))
+				dso_hits__record(s, h);
 			p += h->size;
 		}
 	}

@@ -46,14 +46,23 @@ struct dso_hits {
 					 * by address */
 	int nr_mods;		/* -1: not read yet */
 	u64 mods_lo, mods_hi;	/* the span of the modules: outside it, the kernel's */
-	/* samples come in runs of one event, and of the few tasks that run on
-	 * the CPUs at that time, interleaved */
-	u64 last_id;
-	const struct dso_layout *last_layout;	/* NULL: no last_id yet */
+	/* samples come from the few event instances (an id per CPU) and the
+	 * few tasks that run on the CPUs at that time, interleaved */
+	struct dso_id_slot {
+		u64 id;
+		const struct dso_layout *l;	/* NULL: empty */
+	} recent_ids[64];		/* by id % 64 */
 	struct dso_task_slot {
 		u32 pid;
 		struct dso_task *t;	/* NULL: empty */
 	} recent[16];			/* by pid % 16 */
+	/* the map each recent task's last user sample hit: a sample of the
+	 * same task inside it marks nothing new and is passed over with no
+	 * lookup (most are); a record that changes maps empties it */
+	struct dso_seen {
+		u32 pid;
+		u64 start, end;		/* end 0: empty */
+	} seen[16];			/* by pid % 16 */
 	char *carry;		/* a record split across two iovecs */
 	struct dso_pending *pending;	/* user samples in no map yet: retried at the round's end */
 	int nr_pending;
