@@ -729,7 +729,30 @@ static int test_stage_pipe(struct test_ctx *ctx)
 		fprintf(stderr, "  FAILED: a write to a read-only fd: put said %d\n", err);
 		goto out;
 	}
-	TEST_LOG(ctx, "  stage pipe: %d stages in order; a failed write reported\n", STAGES);
+	/* the thread keeps off the merge's CPU during a dump (pinned here so
+	 * that the CPU cannot change between the start and the look) */
+	if (CPU_COUNT(&pipe.cpus) >= 2) {
+		cpu_set_t one, mine, its;
+		int cpu = -1;
+
+		for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
+			if (CPU_ISSET(c, &pipe.cpus))
+				cpu = c;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine);
+		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+		stage_pipe__start(&pipe, &out);
+		pthread_getaffinity_np(pipe.tid, sizeof(its), &its);
+		pthread_setaffinity_np(pthread_self(), sizeof(mine), &mine);
+		if (CPU_ISSET(cpu, &its) || !CPU_COUNT(&its)) {
+			fprintf(stderr, "  FAILED: the stage pipe's thread may run on the merge's CPU %d\n",
+				cpu);
+			goto out;
+		}
+	}
+	TEST_LOG(ctx, "  stage pipe: %d stages in order; a failed write reported; the thread "
+		 "off the merge's CPU\n", STAGES);
 	ret = TEST_OK;
 out:
 	if (out.fd >= 0)

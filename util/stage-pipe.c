@@ -49,11 +49,29 @@ int stage_pipe__init(struct stage_pipe *p, size_t size)
 			return -ENOMEM;
 		memset(p->buf[i], 0, size);
 	}
+	if (pthread_getaffinity_np(pthread_self(), sizeof(p->cpus), &p->cpus))
+		CPU_ZERO(&p->cpus);
 	err = thread__spawn(&p->tid, -1, stage_pipe__writer, p);
 	if (err)
 		return err;
 	p->running = 1;
 	return 0;
+}
+
+/* Keeps the thread off the CPU the merge runs on, for one dump. Woken at
+ * every stage, it was woken onto the waker's CPU (measured here: 384 of
+ * 387 switches on CPU 0, CPU 1 idle), where it preempts the merge: the
+ * two took turns instead of working side by side. Best effort: with one
+ * CPU allowed, or none known, it goes where the scheduler puts it. */
+static void stage_pipe__spread(struct stage_pipe *p)
+{
+	cpu_set_t others = p->cpus;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &others) || CPU_COUNT(&others) < 2)
+		return;
+	CPU_CLR(cpu, &others);
+	pthread_setaffinity_np(p->tid, sizeof(others), &others);
 }
 
 void stage_pipe__exit(struct stage_pipe *p)
@@ -78,6 +96,7 @@ void stage_pipe__start(struct stage_pipe *p, struct perf_data *out)
 	/* the thread is idle: nothing handed over, nothing to read these */
 	p->out = out;
 	p->err = 0;
+	stage_pipe__spread(p);
 }
 
 char *stage_pipe__stage(struct stage_pipe *p)

@@ -2,6 +2,7 @@
 #define PERF_STAGE_PIPE_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 
 struct perf_data;
@@ -21,6 +22,7 @@ struct stage_pipe {
 	struct perf_data *out;	/* the file being written, the thread's alone meanwhile */
 	int err;		/* the first write's -errno in this file */
 	int quit, running;
+	cpu_set_t cpus;		/* where the recorder may run (the thread's own when idle) */
 	pthread_t tid;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, freed;
