@@ -32,7 +32,7 @@ void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one)
 
 u64 dump__memory(int nr, u64 data_bytes)
 {
-	return nr * ring_copy__bytes(data_bytes);
+	return nr * ring_copy__bytes(data_bytes) + STAGE_PIPE_DEPTH * (u64)STAGE_BYTES;
 }
 
 struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,

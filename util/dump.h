@@ -93,7 +93,8 @@ struct dump {
 	char errbuf[PATH_MAX + 256];
 };
 
-/* Memory the capture buffers of nr rings of data_bytes take. */
+/* Memory the capture buffers of nr rings of data_bytes take, with the
+ * stages a dump is written through. */
 u64 dump__memory(int nr, u64 data_bytes);
 /* The capture buffers for every backward ring of evlist (mapped), faulted
  * in now. NULL with errno set; dump__delete() undoes a half-built one. */

@@ -49,8 +49,6 @@ int stage_pipe__init(struct stage_pipe *p, size_t size)
 			return -ENOMEM;
 		memset(p->buf[i], 0, size);
 	}
-	if (pthread_getaffinity_np(pthread_self(), sizeof(p->cpus), &p->cpus))
-		CPU_ZERO(&p->cpus);
 	err = thread__spawn(&p->tid, -1, stage_pipe__writer, p);
 	if (err)
 		return err;
@@ -61,17 +59,23 @@ int stage_pipe__init(struct stage_pipe *p, size_t size)
 /* Keeps the thread off the CPU the merge runs on, for one dump. Woken at
  * every stage, it was woken onto the waker's CPU (measured here: 384 of
  * 387 switches on CPU 0, CPU 1 idle), where it preempts the merge: the
- * two took turns instead of working side by side. Best effort: with one
- * CPU allowed, or none known, it goes where the scheduler puts it. */
+ * two took turns instead of working side by side. Its CPUs as they are
+ * now, less the caller's; given back at the dump's end. Best effort:
+ * with one CPU allowed, or none known, it goes where the scheduler puts
+ * it. */
 static void stage_pipe__spread(struct stage_pipe *p)
 {
-	cpu_set_t others = p->cpus;
+	cpu_set_t others;
 	int cpu = sched_getcpu();
 
-	if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &others) || CPU_COUNT(&others) < 2)
+	p->spread = 0;
+	if (cpu < 0 || cpu >= CPU_SETSIZE ||
+	    pthread_getaffinity_np(p->tid, sizeof(p->home), &p->home) ||
+	    !CPU_ISSET(cpu, &p->home) || CPU_COUNT(&p->home) < 2)
 		return;
+	others = p->home;
 	CPU_CLR(cpu, &others);
-	pthread_setaffinity_np(p->tid, sizeof(others), &others);
+	p->spread = !pthread_setaffinity_np(p->tid, sizeof(others), &others);
 }
 
 void stage_pipe__exit(struct stage_pipe *p)
@@ -133,5 +137,8 @@ int stage_pipe__finish(struct stage_pipe *p)
 		pthread_cond_wait(&p->freed, &p->lock);
 	err = p->err;
 	pthread_mutex_unlock(&p->lock);
+	if (p->spread)
+		pthread_setaffinity_np(p->tid, sizeof(p->home), &p->home);
+	p->spread = 0;
 	return err;
 }

@@ -22,7 +22,8 @@ struct stage_pipe {
 	struct perf_data *out;	/* the file being written, the thread's alone meanwhile */
 	int err;		/* the first write's -errno in this file */
 	int quit, running;
-	cpu_set_t cpus;		/* where the recorder may run (the thread's own when idle) */
+	cpu_set_t home;		/* the thread's CPUs before a dump kept it off one */
+	int spread;		/* home is to be given back at the dump's end */
 	pthread_t tid;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, freed;

@@ -43,8 +43,8 @@ done
 grep -F "| 2a blind window -a | events lost per dump | this | " "$md" | grep -q '| this | [0-9]' ||
 	fail "no -a blind window number for this"
 for kind in tracepoint; do
-	for metric in "memcpy ms, as many bytes as this $kind 1MB dump" \
-		      "write+rename ms, as many bytes as this $kind 1MB dump"; do
+	for metric in "memcpy ms under the sampling, as many bytes as this $kind 1MB dump" \
+		      "write+rename ms under the sampling, as many bytes as this $kind 1MB dump"; do
 		grep -qF "| $metric | floor | " "$md" || fail "no floor row '$metric'"
 		grep -F "| $metric | floor | " "$md" | grep -q '| floor | [0-9]' ||
 			fail "no number in floor '$metric'"
