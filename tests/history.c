@@ -9,6 +9,8 @@
 #include "util/tracking.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,19 +378,50 @@ out:
 	return ret;
 }
 
+/* With the recorder at SCHED_FIFO (-r), the compressor stays at the
+ * normal policy: behind, a real-time compressor would keep its CPU. */
+static int test_history_not_realtime(struct test_ctx *ctx)
+{
+	struct sched_param mine, its;
+	struct history *h;
+	int policy, its_policy;
+
+	pthread_getschedparam(pthread_self(), &policy, &mine);
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &(struct sched_param){ 1 })) {
+		TEST_LOG(ctx, "  SCHED_FIFO not allowed here: the compressor's policy not checked\n");
+		return TEST_OK;
+	}
+	h = history__new(SLOTS, history__min_size(SLOTS), 1);
+	/* the thread sets its policy as it starts: a take waits for nothing
+	 * here, so look until it did (it is at once, in practice) */
+	for (int i = 0; h && i < 1000; i++) {
+		pthread_getschedparam(h->compressor, &its_policy, &its);
+		if (its_policy == SCHED_OTHER)
+			break;
+		usleep(1000);
+	}
+	pthread_setschedparam(pthread_self(), policy, &mine);
+	TEST_ASSERT(h, "history");
+	history__delete(h);
+	TEST_ASSERT(its_policy == SCHED_OTHER, "the compressor runs at policy %d under a "
+		    "SCHED_FIFO recorder", its_policy);
+	return TEST_OK;
+}
+
 static int test_history_all(struct test_ctx *ctx)
 {
 	int ret = test_history(ctx);
 
 	ret = ret ? ret : test_history_take_queued(ctx);
 	ret = ret ? ret : test_history_add_bounded(ctx);
+	ret = ret ? ret : test_history_not_realtime(ctx);
 	return ret ? ret : test_history_unordered(ctx);
 }
 
 const struct test_suite suite_history = {
 	"history", "Compressed user-space history: numbered records wrap many times, the newest "
 	"survive in order, the oldest go first and are counted, memory within the size; a take "
-	"while buffers wait for the compressor; an add never waits long for one; a dump of chunks whose last record is older than "
+	"while buffers wait for the compressor; an add never waits long for one, nor is it real-time; a dump of chunks whose last record is older than "
 	"the one before",
 	test_history_all,
 };

@@ -307,6 +307,10 @@ static void *history__compress_jobs(void *arg)
 {
 	struct history *h = arg;
 
+	/* never real-time, whatever the recorder runs at (-r): behind, it
+	 * would take its CPU for itself, where the loop's short bursts at
+	 * SCHED_FIFO take nothing from anyone */
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &(struct sched_param){ 0 });
 	pthread_mutex_lock(&h->lock);
 	for (;;) {
 		struct history_job j;
