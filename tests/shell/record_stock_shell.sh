@@ -1,5 +1,5 @@
 #!/bin/bash
-# the stock perf's own shell tests pipe_test.sh and record.sh (instructions:u -> task-clock:u), with perf record routed to this perf and every other subcommand to the stock perf
+# the stock perf's own shell tests pipe_test.sh and record.sh (instructions:u -> task-clock:u every 10 us), with perf record routed to this perf and every other subcommand to the stock perf
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 cd "$TMP" || exit 1
@@ -21,8 +21,12 @@ command -v cc > /dev/null || skip "no C compiler: pipe_test.sh builds its worklo
 
 route_record bin
 cp "$pipe_src" pipe_test.sh
-# no hardware PMU here: the stock's instructions:u cannot be opened
-sed 's/instructions:u/task-clock:u/g' "$record_src" > record.sh
+# no hardware PMU here: the stock's instructions:u cannot be opened. Its
+# per-thread test records `true`, a few hundred microseconds of user time:
+# at task-clock's default 4000 Hz that was no sample at all once in a
+# make check ("data has no samples"), where instructions:u always has
+# some. Every 10 us of user time gives dozens.
+sed 's/instructions:u/task-clock:u -c 10000/g' "$record_src" > record.sh
 chmod +x pipe_test.sh record.sh
 ! grep -q 'instructions:u' record.sh && grep -q 'task-clock:u' record.sh ||
 	fail "$record_src: no instructions:u to replace: the package's record.sh changed"
