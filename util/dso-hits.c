@@ -445,6 +445,7 @@ static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header 
 	const struct dso_layout *l = &s->layouts[0];
 	const char *p = (const char *)h + sizeof(*h);
 	size_t body = h->size - sizeof(*h);
+	const struct dso_seen *e;
 	u64 ip;
 	u32 pid;
 	struct dso_task *t;
@@ -469,6 +470,10 @@ static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header 
 		dso_hits__kernel_hit(s, ip);
 		break;
 	case PERF_RECORD_MISC_USER:
+		/* most samples: in the map their task's last one hit */
+		e = &s->seen[pid % ARRAY_SIZE(s->seen)];
+		if (e->end && e->pid == pid && e->start <= ip && ip < e->end)
+			break;
 		t = dso_hits__recent_task(s, pid);
 		dso = t ? task__lookup(t, ip) : -1;
 		if (dso >= 0) {
@@ -495,38 +500,6 @@ void dso_hits__end_round(struct dso_hits *s)
 			s->unresolved++;
 	}
 	s->nr_pending = 0;
-}
-
-/* A user sample of a task in the map its last one hit: nothing to mark. */
-static inline int dso_hits__seen(const struct dso_hits *s, const struct perf_event_header *h)
-{
-	const char *p = (const char *)h + sizeof(*h);
-	const struct dso_layout *l = &s->layouts[0];
-	size_t body = h->size - sizeof(*h);
-	const struct dso_seen *e;
-	u64 id, ip;
-	u32 pid;
-
-	if (h->type != PERF_RECORD_SAMPLE ||
-	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
-		return 0;
-	if (s->by_id) {
-		const struct dso_id_slot *c;
-
-		if (body < 8)
-			return 0;
-		memcpy(&id, p, 8);
-		c = &s->recent_ids[id % ARRAY_SIZE(s->recent_ids)];
-		if (!c->l || c->id != id)
-			return 0;
-		l = c->l;
-	}
-	if (l->ip < 0 || l->tid < 0 || (size_t)l->ip + 8 > body || (size_t)l->tid + 4 > body)
-		return 0;
-	memcpy(&ip, p + l->ip, 8);
-	memcpy(&pid, p + l->tid, 4);
-	e = &s->seen[pid % ARRAY_SIZE(s->seen)];
-	return e->end && e->pid == pid && e->start <= ip && ip < e->end;
 }
 
 static void dso_hits__record(struct dso_hits *s, const struct perf_event_header *h)
@@ -575,8 +548,7 @@ void dso_hits__feed(struct dso_hits *s, const struct iovec *iov, int iovcnt)
 			}
 			if (h->size < sizeof(*h))
 				return;
-			if (!dso_hits__seen(s, h))
-				dso_hits__record(s, h);
+			dso_hits__record(s, h);
 			p += h->size;
 		}
 	}

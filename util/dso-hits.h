@@ -57,8 +57,8 @@ struct dso_hits {
 		struct dso_task *t;	/* NULL: empty */
 	} recent[16];			/* by pid % 16 */
 	/* the map each recent task's last user sample hit: a sample of the
-	 * same task inside it marks nothing new and is passed over with no
-	 * lookup (most are); a record that changes maps empties it */
+	 * same task inside it marks nothing new and needs no lookup (most
+	 * are); a record that changes maps empties it */
 	struct dso_seen {
 		u32 pid;
 		u64 start, end;		/* end 0: empty */
