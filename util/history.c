@@ -94,6 +94,10 @@ struct history *history__new(int nr_slots, u64 size, int level)
 		return NULL;
 	}
 	h->running = 1;
+	/* never real-time, whatever the recorder runs at (-r): behind, it
+	 * would take its CPU for itself, where the loop's short bursts at
+	 * SCHED_FIFO take nothing from anyone */
+	pthread_setschedparam(h->compressor, SCHED_OTHER, &(struct sched_param){ 0 });
 	return h;
 fail:
 	history__delete(h);
@@ -307,10 +311,6 @@ static void *history__compress_jobs(void *arg)
 {
 	struct history *h = arg;
 
-	/* never real-time, whatever the recorder runs at (-r): behind, it
-	 * would take its CPU for itself, where the loop's short bursts at
-	 * SCHED_FIFO take nothing from anyone */
-	pthread_setschedparam(pthread_self(), SCHED_OTHER, &(struct sched_param){ 0 });
 	pthread_mutex_lock(&h->lock);
 	for (;;) {
 		struct history_job j;
