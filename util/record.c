@@ -290,12 +290,16 @@ void record__send_acks(struct record *rec, int *acks)
  * the records before its trigger nor, at the end, leave any behind: when
  * the history is behind, the buffers queued for its compressor join their
  * slots as they are (the take moves them so anyway), which gives spares
- * at once. Bounded: the drain runs faster than the kernel writes. */
+ * at once. An unqueue may wait for the compression in hand, seconds at
+ * zstd's top levels, and signals are not read here: no new round after a
+ * second, and what is left waits in the rings for the next dump (at the
+ * end, for none). */
 static s64 record__drain_all(struct record *rec)
 {
+	u64 until = now_ns() + 1000000000ULL;
 	s64 w = record__drain(rec), more;
 
-	for (int i = 0; w >= 0 && rec->drain_behind && i < 64; i++) {
+	while (w >= 0 && rec->drain_behind && now_ns() < until) {
 		int err = history__unqueue(rec->history);
 
 		if (err)
