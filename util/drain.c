@@ -52,9 +52,10 @@ static int pending__add(struct drain_sink *sink, const struct perf_event_header 
 }
 
 /* Copies a record out of the ring where the sink wants it; one that wraps
- * around the end is made whole in the ring's scratch (records reach 64K). */
+ * around the end is made whole in the ring's scratch (records reach 64K).
+ * time: a sample's, read once by the caller. */
 static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
-		       const struct perf_event_header *h)
+		       const struct perf_event_header *h, u64 time)
 {
 	struct drain_sink *sink = a->sink;
 	const struct perf_event_header *rec = h;
@@ -83,7 +84,8 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	if (tracking)
 		return tracking__add(sink->tracking, rec);
 	if (sink->history)
-		return history__add(sink->history, a->ring, rec, event__time(rec, sink->id_sample_type));
+		return history__add(sink->history, a->ring, rec, h->type == PERF_RECORD_SAMPLE ?
+				    time : event__time(rec, sink->id_sample_type));
 	return sink->pending ? pending__add(sink, rec) : 0;
 }
 
@@ -92,17 +94,18 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 {
 	struct scan_arg *a = arg;
 	u64 time = 0;
-	int err = sink_record(a, m, pos, h);
+	int err;
 
-	if (err) {
-		a->stop_pos = pos;
-		return a->err = err;
-	}
 	if (h->type == PERF_RECORD_SAMPLE && (a->sink->id_sample_type & PERF_SAMPLE_TIME)) {
 		size_t off = sample__time_offset(a->sink->id_sample_type);
 
 		if (h->size >= off + sizeof(time))
 			mmap__copy(m, pos + off, &time, sizeof(time));
+	}
+	err = sink_record(a, m, pos, h, time);
+	if (err) {
+		a->stop_pos = pos;
+		return a->err = err;
 	}
 	if (h->type == PERF_RECORD_LOST && (pos & m->mask) + h->size > m->mask + 1) {
 		/* a LOST record wrapped around the end: read it whole */
