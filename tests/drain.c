@@ -151,8 +151,109 @@ out:
 	return ret;
 }
 
+/* Two rings whose history slots both want a spare, and one spare at a
+ * time: the drain that was behind on ring 1 starts there next time, so
+ * ring 1 gets the spare that comes back and ring 0 waits its turn. Were
+ * every drain to start at ring 0, ring 1 would never get one. */
+static int test_drain_behind_rotates(struct test_ctx *ctx)
+{
+	struct evlist *l = evlist__new();
+	struct image *img = calloc(2, sizeof(*img));
+	struct history *h = history__new(2, history__min_size(2), 1);
+	struct drain_sink sink = { 0 };
+	struct record_stats st = { 0 };
+	static u64 big_rec[4096 / 8];
+	struct perf_event_header *big = (void *)big_rec;
+	char *saved = NULL;
+	int ret = TEST_FAIL;
+
+	(void)ctx;
+	TEST_ASSERT(l && img && h && (l->fwd = calloc(2, sizeof(*l->fwd))) &&
+		    h->chunk_bytes == HISTORY_CHUNK_MIN, "set-up");
+	l->nr_mmaps = 2;
+	for (int r = 0; r < 2; r++) {
+		l->fwd[r] = (struct mmap){ .pc = &img[r].pc, .data = img[r].data,
+					   .mask = RING_SIZE - 1, .scratch = malloc(1 << 16) };
+		if (!l->fwd[r].scratch)
+			goto out;
+	}
+	big->type = PERF_RECORD_SAMPLE;
+	big->size = 4096;
+	for (int slot = 0; slot < 2; slot++)	/* 60K of each slot's 64K */
+		while (h->slot[slot].raw_len + big->size <= 60 << 10)
+			if (history__add(h, slot, big, 0))
+				goto out;
+	pthread_mutex_lock(&h->lock);
+	saved = h->spare[--h->nr_spare];	/* one spare for the two */
+	h->taking = 1;		/* and the compressor held off the queue */
+	pthread_mutex_unlock(&h->lock);
+	sink.history = h;
+
+	/* 8K in each ring: ring 0 takes the spare, ring 1 waits */
+	for (int r = 0; r < 2; r++) {
+		put_sample(&l->fwd[r], 0, 8192, r);
+		img[r].pc.data_head = 8192;
+	}
+	drain__forward(l, &sink, &st);
+	if (!sink.behind || sink.first_ring != 1 || l->fwd[0].tail != 8192 || l->fwd[1].tail) {
+		fprintf(stderr, "  FAILED: first drain: behind %d at ring %d, tails %llu %llu\n",
+			sink.behind, sink.first_ring, (unsigned long long)l->fwd[0].tail,
+			(unsigned long long)l->fwd[1].tail);
+		goto out;
+	}
+	/* the spare comes back; ring 0 now wants one as well */
+	pthread_mutex_lock(&h->lock);
+	h->taking = 0;
+	pthread_cond_signal(&h->work);
+	pthread_mutex_unlock(&h->lock);
+	history__sync(h);
+	pthread_mutex_lock(&h->lock);
+	h->taking = 1;
+	pthread_mutex_unlock(&h->lock);
+	put_sample(&l->fwd[0], 8192, 60 << 10, 2);
+	img[0].pc.data_head = 8192 + (60 << 10);
+	drain__forward(l, &sink, &st);
+	if (!sink.behind || sink.first_ring != 0 || l->fwd[1].tail != 8192 ||
+	    l->fwd[0].tail != 8192) {
+		fprintf(stderr, "  FAILED: second drain: behind %d at ring %d, tails %llu %llu: ring "
+			"1 should have had the spare\n", sink.behind, sink.first_ring,
+			(unsigned long long)l->fwd[0].tail, (unsigned long long)l->fwd[1].tail);
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	if (h && saved) {
+		pthread_mutex_lock(&h->lock);
+		h->taking = 0;
+		pthread_cond_signal(&h->work);
+		pthread_mutex_unlock(&h->lock);
+		history__sync(h);
+		pthread_mutex_lock(&h->lock);
+		h->spare[h->nr_spare++] = saved;
+		pthread_mutex_unlock(&h->lock);
+	}
+	history__delete(h);
+	if (l && l->fwd) {
+		for (int r = 0; r < 2; r++)
+			free(l->fwd[r].scratch);
+		free(l->fwd);
+		l->fwd = NULL;	/* images, not mappings: nothing to munmap */
+		l->nr_mmaps = 0;
+	}
+	evlist__delete(l);
+	free(img);
+	return ret;
+}
+
+static int test_drain_all(struct test_ctx *ctx)
+{
+	int ret = test_drain(ctx);
+
+	return ret ? ret : test_drain_behind_rotates(ctx);
+}
+
 const struct test_suite suite_drain = {
 	"drain", "Forward-ring drain: 64K records across the end, capped /no-overwrite/ buffer, "
-	"a history that cannot take more yet",
-	test_drain,
+	"a history that cannot take more yet, and the ring it stopped in first next time",
+	test_drain_all,
 };
