@@ -186,6 +186,39 @@ static int test_window_and_defer(struct test_ctx *ctx)
 	TEST_ASSERT(rc[0].idx.nr == 5 && !check_copy(&rc[0], 200, &first) && first == 196,
 		    "deferred records come next: %llu from %llu", (unsigned long long)rc[0].idx.nr,
 		    (unsigned long long)first);
+
+	/* across rings: what is newer than the earliest copy's clock less the
+	 * slack goes back... */
+	for (int r = 0; r < 3; r++) {
+		TEST_ASSERT(!capture_image(&rc[r], &img[r], 0), "capture");
+		rc[r].clock = r ? 1000 : 196 + 10;
+	}
+	TEST_ASSERT(ring_copy__defer_newest(rc, 3, 10, ST) == 4 + 14, "197-200 and 197-210 deferred");
+	for (int r = 0; r < 3; r++)
+		TEST_ASSERT(!ring_copy__index(&rc[r], ST) &&
+			    !check_copy(&rc[r], r == 2 ? 3 : 196, &first), "ring %d kept up to 196", r);
+	/* ...unless no ring would keep a record: then they all stay */
+	for (int r = 0; r < 3; r++) {
+		TEST_ASSERT(!capture_image(&rc[r], &img[r], 0), "capture");
+		rc[r].clock = 10;
+	}
+	TEST_ASSERT(ring_copy__defer_newest(rc, 3, 10, ST) == 0, "nothing deferred");
+	for (int r = 0; r < 3; r++)
+		TEST_ASSERT(rc[r].start == 0 && rc[r].last_head == rc[r].head &&
+			    !ring_copy__index(&rc[r], ST) &&
+			    !check_copy(&rc[r], r == 0 ? 200 : r == 1 ? 210 : 3, &first),
+			    "ring %d whole", r);
+	/* one ring keeping one is enough to defer the others' */
+	for (int r = 0; r < 3; r++) {
+		TEST_ASSERT(!capture_image(&rc[r], &img[r], 0), "capture");
+		rc[r].clock = 3 + 10;
+	}
+	TEST_ASSERT(ring_copy__defer_newest(rc, 3, 10, ST) > 0, "deferred");
+	for (int r = 0; r < 3; r++)
+		TEST_ASSERT(!ring_copy__index(&rc[r], ST), "index");
+	TEST_ASSERT(!rc[0].idx.nr && !rc[1].idx.nr && rc[2].idx.nr == 3, "only ring 2's kept: %llu %llu %llu",
+		    (unsigned long long)rc[0].idx.nr, (unsigned long long)rc[1].idx.nr,
+		    (unsigned long long)rc[2].idx.nr);
 	for (int r = 0; r < 3; r++)
 		ring_copy__exit(&rc[r]);
 	free(img);

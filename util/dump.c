@@ -138,15 +138,9 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	d->captured_ns = now_ns();
 	/* the last dump comes after the events are disabled: every ring is
 	 * complete, and there is no next dump to leave records to */
-	if (d->opts.monotonic && !d->opts.last) {
-		u64 end = UINT64_MAX;
-
-		for (int i = 0; i < d->nr_rings; i++)
-			end = MIN(end, d->rc[i].clock);
-		end = end > DEFER_SLACK_NS ? end - DEFER_SLACK_NS : 0;
-		for (int i = 0; i < d->nr_rings; i++)
-			d->st.deferred += ring_copy__defer_after(&d->rc[i], end, d->id_sample_type);
-	}
+	if (d->opts.monotonic && !d->opts.last)
+		d->st.deferred = ring_copy__defer_newest(d->rc, d->nr_rings, DEFER_SLACK_NS,
+							 d->id_sample_type);
 	for (int i = 0; i < d->nr_rings; i++)
 		d->captured_bytes += d->rc[i].len;
 	d->capture_ns = d->captured_ns - trigger_ns;

@@ -110,23 +110,59 @@ u64 ring_copy__fresh(const struct ring_copy *rc)
 	return rc->last_head - mmap__read_head(rc->m);
 }
 
-u64 ring_copy__defer_after(struct ring_copy *rc, u64 end, u64 id_sample_type)
+/* The bytes at the copy's newest end holding records newer than end, their
+ * number in *n; *older tells whether a whole record at or before end
+ * follows (and not the cut end of a wrapped ring). */
+static u64 ring_copy__newer_bytes(const struct ring_copy *rc, u64 end, u64 id_sample_type,
+				  u64 *n, int *older)
 {
-	u64 off = rc->start, n = 0;
+	u64 off = rc->start;
 
+	*n = 0;
+	*older = 0;
 	/* the newest records come first in the copy */
 	while (off + sizeof(struct perf_event_header) <= rc->len) {
 		const struct perf_event_header *h = (const void *)(rc->buf + off);
 
-		if (!event__size_ok(h->size, rc->len - off) || event__time(h, id_sample_type) <= end)
+		if (!event__size_ok(h->size, rc->len - off))
 			break;
+		if (event__time(h, id_sample_type) <= end) {
+			*older = 1;
+			break;
+		}
 		off += h->size;
-		n++;
+		(*n)++;
 	}
-	rc->last_head = rc->head + off;
-	rc->new_bytes -= MIN(off - rc->start, rc->new_bytes);
-	rc->start = off;
+	return off - rc->start;
+}
+
+u64 ring_copy__defer_after(struct ring_copy *rc, u64 end, u64 id_sample_type)
+{
+	u64 n;
+	int older;
+	u64 bytes = ring_copy__newer_bytes(rc, end, id_sample_type, &n, &older);
+
+	rc->start += bytes;
+	rc->last_head = rc->head + rc->start;
+	rc->new_bytes -= MIN(bytes, rc->new_bytes);
 	return n;
+}
+
+u64 ring_copy__defer_newest(struct ring_copy *rcs, int n, u64 slack, u64 id_sample_type)
+{
+	u64 end = UINT64_MAX, deferred = 0, newer;
+	int keeps_some = 0;
+
+	for (int i = 0; i < n; i++)
+		end = MIN(end, rcs[i].clock);
+	end = end > slack ? end - slack : 0;
+	for (int i = 0; i < n && !keeps_some; i++)
+		ring_copy__newer_bytes(&rcs[i], end, id_sample_type, &newer, &keeps_some);
+	if (!keeps_some)
+		return 0;
+	for (int i = 0; i < n; i++)
+		deferred += ring_copy__defer_after(&rcs[i], end, id_sample_type);
+	return deferred;
 }
 
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type)

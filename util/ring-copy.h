@@ -48,6 +48,13 @@ u64 ring_copy__fresh(const struct ring_copy *rc);
  * the moment another CPU's ring was copied. Call before the index. Returns
  * the records given back. */
 u64 ring_copy__defer_after(struct ring_copy *rc, u64 end, u64 id_sample_type);
+/* Defers, in each of the n copies, the records newer than the earliest
+ * copy's clock less slack ns (for records in flight), so that a dump's
+ * window ends at one moment on every CPU. Unless that would leave the dump
+ * with none: a snapshot just after the start, or of a rare event, then gets
+ * what there is, its end up to the slack apart across CPUs. Returns the
+ * records deferred. */
+u64 ring_copy__defer_newest(struct ring_copy *rcs, int n, u64 slack, u64 id_sample_type);
 /* Indexes the complete records of the capture into rc->idx, oldest first
  * (record_index__build()). 0 or -ENOMEM. */
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type);
