@@ -52,6 +52,9 @@ rec=$!
 BG_PIDS+=($rec)
 exec 5>&- 6<&-
 wait_ready $rec
+# samples to dump: the first cpu-clock tick comes up to 250 us after the
+# events are enabled, and a snapshot before it rightly writes nothing
+"$PERF" test -w spin 0.05
 cmd snapshot
 [ "$(ls fd.data.* 2>/dev/null | wc -l)" -eq 1 ] || fail "fd: after the snapshot ack: $(ls fd.data.*)"
 cmd stop
