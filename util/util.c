@@ -210,19 +210,36 @@ u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* The text after "KEY:" in a file of such lines (/proc/meminfo,
+ * /proc/self/status), NULL when there is none; points into text. */
+static const char *proc_field(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *line = text; line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (!strncmp(line, key, n) && line[n] == ':')
+			return line + n + 1;
+	}
+	return NULL;
+}
+
 u64 meminfo_kb(const char *key)
 {
 	char *mi = read_file("/proc/meminfo", NULL);
-	size_t n = strlen(key);
-	u64 kb = 0;
+	const char *v = proc_field(mi, key);
+	u64 kb = v ? strtoull(v, NULL, 10) : 0;
 
-	for (const char *line = mi; line; line = strchr(line, '\n')) {
-		line += *line == '\n';
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			kb = strtoull(line + n + 1, NULL, 10);
-			break;
-		}
-	}
 	free(mi);
 	return kb;
+}
+
+int cap_effective(int cap)
+{
+	char *st = read_file("/proc/self/status", NULL);
+	const char *v = proc_field(st, "CapEff");
+	int has = v && cap >= 0 && cap < 64 && (strtoull(v, NULL, 16) >> cap & 1);
+
+	free(st);
+	return has;
 }

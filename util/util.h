@@ -54,5 +54,8 @@ u64 now_ns(void);
 /* A field of /proc/meminfo ("MemTotal", "MemAvailable") in KiB; 0 when
  * unknown. */
 u64 meminfo_kb(const char *key);
+/* Whether this process has capability cap (CAP_IPC_LOCK, ...) in its
+ * effective set; 0 when /proc says nothing. */
+int cap_effective(int cap);
 
 #endif

@@ -36,4 +36,10 @@ k=$("$STOCK" script -i u.data -F ip 2>/dev/null | grep -c '^ *ffff')
 log "$n samples, $k in the kernel"
 [ "$n" -gt 20 ] || fail "only $n samples"
 [ "$k" -eq 0 ] || fail "$k of $n samples of an :u event are in the kernel"
+
+# --history's bigger default rings are for those the kernel pins them for
+# without perf_event_mlock_kb's limit: an unprivileged user gets perf's 512K
+"${NOBODY[@]}" "$PERF" record -v --history=$((64 * $(getconf _NPROCESSORS_ONLN)))M -e cpu-clock \
+	-o "$TMP/h.data" -- true > /dev/null 2> err || fail "unprivileged --history: $(cat err)"
+grep -q 'forward rings of 512K' err || fail "unprivileged --history rings: $(grep memory: err)"
 exit 0
