@@ -167,6 +167,13 @@ static int test_history(struct test_ctx *ctx)
 	TEST_ASSERT((u64)got + h->st.dropped_records == h->st.records, "kept %lld + dropped %llu "
 		    "!= %llu", (long long)got, (unsigned long long)h->st.dropped_records,
 		    (unsigned long long)h->st.records);
+	/* each slot says where its whole history starts: after the newest
+	 * record it dropped, the one before its first kept */
+	for (int s = 0; s < SLOTS; s++)
+		TEST_ASSERT(t.slot[s].dropped && t.slot[s].dropped_last == 1000 + first[s] - SLOTS,
+			    "slot %d dropped %llu up to time %llu, kept from %llu", s,
+			    (unsigned long long)t.slot[s].dropped,
+			    (unsigned long long)t.slot[s].dropped_last, (unsigned long long)first[s]);
 	/* the oldest went first, whichever slot: what is kept of every slot
 	 * starts at about the same place */
 	for (int s = 1; s < SLOTS; s++)

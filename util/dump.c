@@ -427,10 +427,11 @@ static int dump__run(struct dump *d)
 	for (int i = 0; i < d->nr_rings; i++)
 		dump__account_ring(d, &d->rc[i]);
 	window = ring_copy__window_start(d->rc, d->nr_rings);
-	/* a history ring that lost records to the size wrapped, like a ring */
+	/* a history ring that lost records (to the size, or to a chunk it
+	 * had no memory for) is whole only after the newest it lost */
 	for (int s = 0; s < d->take.nr_slots; s++)
 		if (d->take.slot[s].dropped)
-			window = MAX(window, d->take.slot[s].first_time);
+			window = MAX(window, d->take.slot[s].dropped_last + 1);
 	d->window = d->opts.keep_all ? 0 : window;
 	prelude__reset(&d->prelude);
 	data = dump__ring_tasks(d);

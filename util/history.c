@@ -235,6 +235,7 @@ static int history__drop_oldest(struct history *h)
 	h->used -= chunk__bytes(c);
 	free(c->raw);
 	victim->dropped += c->nr_records;
+	victim->dropped_last = MAX(victim->dropped_last, c->last_time);
 	h->st.dropped_records += c->nr_records;
 	h->st.dropped_bytes += c->raw_len;
 	h->st.dropped_chunks++;
@@ -291,6 +292,8 @@ static void history__append(struct history *h, const struct history_job *j,
 		h->st.dropped_records += j->nr;
 		h->st.dropped_bytes += j->len;
 		s->dropped += j->nr;
+		/* a hole in the slot's history, which the window must start after */
+		s->dropped_last = MAX(s->dropped_last, j->last);
 		return;
 	}
 	h->st.chunk_bytes_in += j->len;
@@ -516,15 +519,15 @@ int history__take(struct history *h, struct history_take *t)
 			ts->bytes += c->raw_len;
 			t->records += c->nr_records;
 		}
-		ts->first_time = s->oldest ? s->oldest->first_time : s->raw_nr ? s->raw_first : 0;
 		ts->raw = s->raw;
 		s->raw = fresh;
 		ts->raw_len = s->raw_len;
 		ts->raw_nr = s->raw_nr;
 		ts->bytes += s->raw_len;
 		ts->dropped = s->dropped;
+		ts->dropped_last = s->dropped_last;
 		t->records += s->raw_nr;
-		s->dropped = 0;
+		s->dropped = s->dropped_last = 0;
 		s->oldest = s->newest = NULL;
 		s->raw_len = s->raw_nr = 0;
 	}

@@ -68,6 +68,7 @@ struct history_slot {
 	u32 raw_len, raw_nr;
 	u64 raw_first, raw_last;
 	u64 dropped;			/* records dropped since the last take */
+	u64 dropped_last;		/* the time of the newest of them */
 };
 
 struct history_stats {
@@ -123,9 +124,10 @@ struct history_take {
 		struct history_chunk *oldest;
 		char *raw;
 		u32 raw_len, raw_nr;
-		u64 first_time;		/* of its oldest record (0: empty) */
 		u64 bytes;		/* decompressed, raw buffer included */
 		u64 dropped;		/* records dropped before it: the slot wrapped */
+		u64 dropped_last;	/* the time of the newest of them: the slot's
+					 * history is whole after it */
 	} *slot;
 	u64 records;
 	void *dctx;			/* ZSTD_DCtx of the reads, made by the first */
