@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf daemon: bad configs, a bad reload keeps the last good one, a killed session is restarted, backoff 1-2-4 s, 1000 signals keep --switch-max-files dumps and leak no fd, files 0600/0700, SIGTERM stops all
+# perf daemon: bad configs, a bad reload keeps the last good one, a killed session is restarted, backoff 1-2-4 s, 1000 signals keep --switch-max-files dumps and leak no fd, files 0600/0700, SIGTERM stops all, a --history session dumps and rotates
 . "$(dirname "$0")/lib/common.sh"
 need_root "the daemon's sessions record system-wide"
 need_stock
@@ -209,6 +209,32 @@ rl_ignored 1
 spid=$(session_pid rl)
 stop_daemon
 wait_gone "$spid" "session rl after perf daemon stop"
+
+# a --history session: each signal is a dump of the history since the
+# last, acked, named and rotated like the backward rings'
+cat > "$cfg" <<EOF
+[daemon]
+base = $B
+[session-h]
+run = --history=4M --switch-output --switch-max-files=2 -a -e cpu-clock -F 1000
+EOF
+"$PERF" daemon start --config "$cfg" || fail "start: exit $?"
+wait_until "session h did not answer a ping" pinged h
+for ((i = 0; i < 3; i++)); do
+	"$PERF" test -w spin 0.05
+	"$PERF" daemon signal --config "$cfg" --session h >> h.dumps 2>> h.err ||
+		fail "--history signal $i: $(tail -1 h.err)"
+done
+[ "$(sort -u h.dumps | grep -c .)" = 3 ] || fail "3 --history signals printed: $(cat h.dumps h.err)"
+ls "$B"/session-h/perf.data.* > h.kept
+tail -2 h.dumps | diff - h.kept > /dev/null || fail "--history kept $(cat h.kept), want $(tail -2 h.dumps)"
+f=$(tail -1 h.dumps)
+[ "$(stat -c %a "$f")" = 600 ] || fail "$f is $(stat -c %a "$f")"
+stock_reads_clean "$f"
+[ "$("$STOCK" script -i "$f" -F period 2>/dev/null | grep -c .)" -gt 10 ] || fail "$f: few samples"
+spid=$(session_pid h)
+stop_daemon
+wait_gone "$spid" "session h after perf daemon stop"
 
 # a session that dies young again and again: restarted after 1, 2, 4 s
 printf '[daemon]\nbase = %s\n[session-bad]\nrun = -e no_such_event -a\n' "$B" > "$cfg"
