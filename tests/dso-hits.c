@@ -156,6 +156,47 @@ static int many_maps(struct test_ctx *ctx, struct evlist *l)
 	return TEST_OK;
 }
 
+/* Two events whose ids share a slot of the id cache (64 apart), the
+ * second without IP: its samples are read with its own layout, never with
+ * the other's that the slot held. Read with the first one's, a sample of
+ * the second would hit /lib/trap.so: its pid/tid words would be taken for
+ * the ip (0xa0000000a), its time for the pid (10). */
+static int ids_one_slot(struct evlist *l)
+{
+	struct evsel *second = l->entries[1];
+	u64 saved_id = second->id[0], saved_type = second->attr.sample_type;
+	struct dso_hits *s;
+	struct buf b = { 0 };
+	size_t at;
+	int ok;
+
+	second->id[0] = l->entries[0]->id[0] + 64;
+	second->attr.sample_type &= ~(u64)PERF_SAMPLE_IP;
+	s = dso_hits__new(l, 0);
+	second->id[0] = saved_id;
+	second->attr.sample_type = saved_type;
+	if (!s)
+		return TEST_FAIL;
+	put_mmap2(&b, 10, 0xa00000000ULL, 0x1000, "/lib/trap.so", 0x71, PROT_READ | PROT_EXEC);
+	put_mmap2(&b, 10, 0x400000, 0x1000, "/bin/app", 0x72, PROT_READ | PROT_EXEC);
+	put_sample(&b, PERF_RECORD_MISC_USER, 0x400010, 10);	/* the first event's */
+	/* the second's: IDENTIFIER, TID, TIME, CPU, PERIOD */
+	at = event__begin(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	buf__u64(&b, l->entries[0]->id[0] + 64);
+	buf__u32(&b, 10);
+	buf__u32(&b, 10);
+	buf__u64(&b, 10);
+	buf__u64(&b, 0);
+	buf__u64(&b, 1000);
+	((struct perf_event_header *)(b.p + at))->size = b.len - at;
+	feed_split(s, &b, 8);
+	ok = s->err == 0 && find(s, "/bin/app") && find(s, "/bin/app")->hit &&
+	     find(s, "/lib/trap.so") && !find(s, "/lib/trap.so")->hit;
+	buf__release(&b);
+	dso_hits__delete(s);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
 static int test_dso_hits(struct test_ctx *ctx)
 {
 	struct evlist *l = fake_evlist();
@@ -227,11 +268,16 @@ static int test_dso_hits(struct test_ctx *ctx)
 		evlist__delete(l);
 		return TEST_FAIL;
 	}
+	if (ids_one_slot(l) != TEST_OK) {
+		evlist__delete(l);
+		TEST_ASSERT(0, "two ids in one slot of the id cache: a sample read with the other's layout");
+	}
 	evlist__delete(l);
 	return TEST_OK;
 }
 
 const struct test_suite suite_dso_hits = {
 	"dso-hits", "Build ids: the DSOs a file's samples hit, from its own records; a task's "
-	"maps replaced in part, hundreds of them", test_dso_hits,
+	"maps replaced in part, hundreds of them; two events in one slot of the id cache",
+	test_dso_hits,
 };
