@@ -493,13 +493,17 @@ static int opt_comp_level(const struct option *opt, const char *arg, int unset)
  * the loop waits for a CPU, a few milliseconds of CFS at a million records a
  * second (bench 4h: 512K lost 3% of them, 2M 0.2%, 8M none). The rings take
  * a quarter of the history's size at most, never less than perf's 512K,
- * and more only where the kernel pins them without counting them against
- * perf_event_mlock_kb (CAP_IPC_LOCK, or perf_event_paranoid -1). */
+ * and more only where the kernel lets them past perf_event_mlock_kb and
+ * RLIMIT_MEMLOCK (CAP_IPC_LOCK, or perf_event_paranoid -1). */
 static u64 history_ring_bytes(u64 history_size, long page)
 {
 	u64 ring = 128 * (u64)page, nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
+	/* the kernel asks for the capability in the first user namespace: a
+	 * container's root has it only in its own */
+	int unlimited = (cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
+			sysctl__read("perf_event_paranoid", 2) < 0;
 
-	if (!cap_effective(CAP_IPC_LOCK) && sysctl__read("perf_event_paranoid", 2) != -1)
+	if (!unlimited)
 		return ring;
 	while (ring * 2 <= HISTORY_RING_MAX && ring * 2 * nr_cpus <= history_size / 4)
 		ring *= 2;

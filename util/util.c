@@ -243,3 +243,15 @@ int cap_effective(int cap)
 	free(st);
 	return has;
 }
+
+int user_ns_is_initial(void)
+{
+	char *map = read_file("/proc/self/uid_map", NULL);
+	unsigned long long inside, outside, count;
+	/* the first user namespace maps every uid to itself */
+	int initial = map && sscanf(map, "%llu %llu %llu", &inside, &outside, &count) == 3 &&
+		      !inside && !outside && count == 4294967295ULL;
+
+	free(map);
+	return initial;
+}

@@ -57,5 +57,8 @@ u64 meminfo_kb(const char *key);
 /* Whether this process has capability cap (CAP_IPC_LOCK, ...) in its
  * effective set; 0 when /proc says nothing. */
 int cap_effective(int cap);
+/* Whether this process is in the first user namespace, where capabilities
+ * hold for the whole machine; 0 in a container's own, or when unknown. */
+int user_ns_is_initial(void);
 
 #endif
