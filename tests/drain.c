@@ -151,6 +151,17 @@ out:
 	return ret;
 }
 
+/* Lets a compressor held off its queue (h->taking) compress what waits
+ * there, and waits until it has. */
+static void compressor_run_queue(struct history *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->taking = 0;
+	pthread_cond_signal(&h->work);
+	pthread_mutex_unlock(&h->lock);
+	history__sync(h);
+}
+
 /* Two rings whose history slots both want a spare, and one spare at a
  * time: the drain that was behind on ring 1 starts there next time, so
  * ring 1 gets the spare that comes back and ring 0 waits its turn. Were
@@ -202,11 +213,7 @@ static int test_drain_behind_rotates(struct test_ctx *ctx)
 		goto out;
 	}
 	/* the spare comes back; ring 0 now wants one as well */
-	pthread_mutex_lock(&h->lock);
-	h->taking = 0;
-	pthread_cond_signal(&h->work);
-	pthread_mutex_unlock(&h->lock);
-	history__sync(h);
+	compressor_run_queue(h);
 	pthread_mutex_lock(&h->lock);
 	h->taking = 1;
 	pthread_mutex_unlock(&h->lock);
@@ -223,11 +230,7 @@ static int test_drain_behind_rotates(struct test_ctx *ctx)
 	ret = TEST_OK;
 out:
 	if (h && saved) {
-		pthread_mutex_lock(&h->lock);
-		h->taking = 0;
-		pthread_cond_signal(&h->work);
-		pthread_mutex_unlock(&h->lock);
-		history__sync(h);
+		compressor_run_queue(h);
 		pthread_mutex_lock(&h->lock);
 		h->spare[h->nr_spare++] = saved;
 		pthread_mutex_unlock(&h->lock);
