@@ -409,6 +409,58 @@ static int test_history_not_realtime(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* Rings are nearly in time order, not quite: a chunk's last record can be
+ * older than the one before it. What a slot says it dropped up to is the
+ * newest time among its dropped records, not the last one's: a window
+ * started after the last would still cover a record the slot lost. */
+static int test_history_dropped_newest(struct test_ctx *ctx)
+{
+	struct {
+		struct perf_event_header h;
+		u64 n, time, pad[13];
+	} r = { .h = { .type = PERF_RECORD_SAMPLE, .size = 128 } };
+	struct history *h = history__new(1, history__min_size(1), 1);
+	struct history_take t = { 0 };
+	struct buf out = { 0 };
+	u64 n, first, newest_dropped = 0;
+	int ret = TEST_FAIL;
+
+	(void)ctx;
+	TEST_ASSERT(h && sizeof(r) == 128 && h->chunk_bytes % 256 == 0, "set-up");
+	/* each odd record 5 ns older than the even one before it; a chunk
+	 * holds an even number of them, so every chunk ends on an older one */
+	for (n = 0; n < 40 * (h->chunk_bytes / 128); n++) {	/* 40 chunks: it wraps */
+		r.n = n;
+		r.time = 1000 + 10 * n - (n & 1 ? 15 : 0);
+		for (int i = 0; i < 13; i++)	/* noise: chunks must fill the size */
+			r.pad[i] = (n * 13 + i + 1) * 0x9e3779b97f4a7c15ULL;
+		while (history__add(h, 0, &r.h, r.time) == -EAGAIN)
+			;
+	}
+	history__sync(h);
+	if (history__take(h, &t) || history_take__read(&t, 0, &out) || out.len < 128) {
+		fprintf(stderr, "  FAILED: take\n");
+		goto out;
+	}
+	memcpy(&first, out.p + 8, 8);
+	for (n = 0; n < first; n++)
+		newest_dropped = MAX(newest_dropped, 1000 + 10 * n - (n & 1 ? 15 : 0));
+	if (!first || first % 2 || !t.slot[0].dropped || t.slot[0].dropped_last != newest_dropped) {
+		fprintf(stderr, "  FAILED: kept from %llu, dropped %llu up to time %llu, the newest "
+			"dropped is %llu\n", (unsigned long long)first,
+			(unsigned long long)t.slot[0].dropped,
+			(unsigned long long)t.slot[0].dropped_last, (unsigned long long)newest_dropped);
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	buf__release(&out);
+	if (t.slot)
+		history__release(h, &t);
+	history__delete(h);
+	return ret;
+}
+
 static int test_history_all(struct test_ctx *ctx)
 {
 	int ret = test_history(ctx);
@@ -416,6 +468,7 @@ static int test_history_all(struct test_ctx *ctx)
 	ret = ret ? ret : test_history_take_queued(ctx);
 	ret = ret ? ret : test_history_add_bounded(ctx);
 	ret = ret ? ret : test_history_not_realtime(ctx);
+	ret = ret ? ret : test_history_dropped_newest(ctx);
 	return ret ? ret : test_history_unordered(ctx);
 }
 
@@ -423,6 +476,6 @@ const struct test_suite suite_history = {
 	"history", "Compressed user-space history: numbered records wrap many times, the newest "
 	"survive in order, the oldest go first and are counted, memory within the size; a take "
 	"while buffers wait for the compressor; an add never waits long for one, nor is it real-time; a dump of chunks whose last record is older than "
-	"the one before",
+	"the one before, and what a slot dropped up to is its newest, not its last",
 	test_history_all,
 };

@@ -223,7 +223,7 @@ static int history__drop_oldest(struct history *h)
 
 	for (int i = 0; i < h->nr_slots; i++) {
 		c = h->slot[i].oldest;
-		if (c && (!victim || c->last_time < victim->oldest->last_time))
+		if (c && (!victim || c->newest_time < victim->oldest->newest_time))
 			victim = &h->slot[i];
 	}
 	if (!victim)
@@ -235,7 +235,7 @@ static int history__drop_oldest(struct history *h)
 	h->used -= chunk__bytes(c);
 	free(c->raw);
 	victim->dropped += c->nr_records;
-	victim->dropped_last = MAX(victim->dropped_last, c->last_time);
+	victim->dropped_last = MAX(victim->dropped_last, c->newest_time);
 	h->st.dropped_records += c->nr_records;
 	h->st.dropped_bytes += c->raw_len;
 	h->st.dropped_chunks++;
@@ -268,8 +268,7 @@ static struct history_chunk *history__make_chunk(struct history *h, const struct
 	 * that data[] begins in */
 	c->next = NULL;
 	c->raw = NULL;
-	c->first_time = j->first;
-	c->last_time = j->last;
+	c->newest_time = j->newest;
 	c->nr_records = j->nr;
 	c->raw_len = j->len;
 	c->len = len;
@@ -293,7 +292,7 @@ static void history__append(struct history *h, const struct history_job *j,
 		h->st.dropped_bytes += j->len;
 		s->dropped += j->nr;
 		/* a hole in the slot's history, which the window must start after */
-		s->dropped_last = MAX(s->dropped_last, j->last);
+		s->dropped_last = MAX(s->dropped_last, j->newest);
 		return;
 	}
 	h->st.chunk_bytes_in += j->len;
@@ -363,7 +362,7 @@ static int history__submit(struct history *h, int slot)
 		}
 	h->queue[(h->q_head + h->q_len) % h->nr_slots] = (struct history_job){
 		.raw = s->raw, .len = s->raw_len, .nr = s->raw_nr,
-		.first = s->raw_first, .last = s->raw_last, .slot = slot,
+		.newest = s->raw_newest, .slot = slot,
 	};
 	h->q_len++;
 	s->raw = h->spare[--h->nr_spare];
@@ -383,9 +382,8 @@ int history__add(struct history *h, int slot, const struct perf_event_header *re
 	s = &h->slot[slot];
 	if (s->raw_len + rec->size > h->chunk_bytes && (err = history__submit(h, slot)))
 		return err;
-	if (!s->raw_nr)
-		s->raw_first = time;
-	s->raw_last = time;
+	if (!s->raw_nr || time > s->raw_newest)
+		s->raw_newest = time;
 	memcpy(s->raw + s->raw_len, rec, rec->size);
 	s->raw_len += rec->size;
 	s->raw_nr++;
@@ -458,8 +456,7 @@ static int history__take_queued(struct history *h)
 		struct history_slot *s = &h->slot[j->slot];
 
 		c[i]->raw = j->raw;
-		c[i]->first_time = j->first;
-		c[i]->last_time = j->last;
+		c[i]->newest_time = j->newest;
 		c[i]->nr_records = j->nr;
 		c[i]->raw_len = c[i]->len = j->len;
 		h->used += chunk__bytes(c[i]);

@@ -45,7 +45,8 @@ void history_scan__exit(struct history_scan *s);
 
 struct history_chunk {
 	struct history_chunk *next;	/* the next newer chunk of the slot */
-	u64 first_time, last_time;
+	u64 newest_time;		/* of its records (rings are nearly, not
+					 * quite, in time order: not always the last) */
 	u64 samples, lost_records, lost;
 	u32 nr_records;
 	u32 raw_len;			/* bytes once decompressed */
@@ -66,7 +67,7 @@ struct history_slot {
 	struct history_chunk *oldest, *newest;
 	char *raw;			/* the records not yet in a chunk */
 	u32 raw_len, raw_nr;
-	u64 raw_first, raw_last;
+	u64 raw_newest;			/* the newest time among the raw records */
 	u64 dropped;			/* records dropped since the last take */
 	u64 dropped_last;		/* the time of the newest of them */
 };
@@ -81,7 +82,7 @@ struct history_stats {
 struct history_job {
 	char *raw;
 	u32 len, nr;
-	u64 first, last;
+	u64 newest;
 	int slot;
 };
 
