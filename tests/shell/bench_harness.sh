@@ -42,6 +42,11 @@ done
 # the value cell itself, after the variant: '| [0-9]' alone would match "| 2a ..."
 grep -F "| 2a blind window -a | events lost per dump | this | " "$md" | grep -q '| this | [0-9]' ||
 	fail "no -a blind window number for this"
+# the zero-copy switch (3d): timed, and a loss count that must be a number
+for metric in "ms to switch every CPU's event, one thread" "samples lost across a switch, of 300"; do
+	grep -F "| 3d zero-copy capture | $metric | kernel | " "$md" | grep -q '| kernel | [0-9]' ||
+		fail "no number in 3d '$metric'"
+done
 for kind in tracepoint; do
 	for metric in "memcpy ms under the sampling, as many bytes as this $kind 1MB dump" \
 		      "write+rename ms under the sampling, as many bytes as this $kind 1MB dump"; do
