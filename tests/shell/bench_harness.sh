@@ -47,6 +47,18 @@ for metric in "ms to switch every CPU's event, one thread" "samples lost across 
 	grep -F "| 3d zero-copy capture | $metric | kernel | " "$md" | grep -q '| kernel | [0-9]' ||
 		fail "no number in 3d '$metric'"
 done
+# --history with the rings it picks by itself, held against the stock's --overwrite
+for kind in cpu-clock tracepoint; do
+	grep -F "| 5h reach | $kind s of history per MiB of recorder memory | this-default | " "$md" |
+		grep -q '| this-default | [0-9]' || fail "no number in 5h's this-default $kind row"
+done
+# the switch-pair capture (3e): timed, and its exactness counted
+for metric in "ms to switch every CPU's sampling event to its twin, one thread" \
+	      "close() records across 9 switches" "of those, missing from both rings" \
+	      "of those, in both rings after the cut"; do
+	grep -F "| 3e switch-pair capture | $metric | kernel | " "$md" | grep -q '| kernel | [0-9]' ||
+		fail "no number in 3e '$metric'"
+done
 for kind in tracepoint; do
 	for metric in "memcpy ms under the sampling, as many bytes as this $kind 1MB dump" \
 		      "write+rename ms under the sampling, as many bytes as this $kind 1MB dump"; do
