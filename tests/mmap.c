@@ -1,5 +1,6 @@
 /* The forward ring reader on synthetic ring images (no kernel needed). */
 #include "tests/tests.h"
+#include "util/memcpy-stream.h"
 #include "util/mmap.h"
 
 #include <errno.h>
@@ -97,6 +98,72 @@ static int test_mmap(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* memcpy_stream() at every alignment of source and destination that its
+ * aligned middle and plain ends can meet, around its size threshold and
+ * past it: the bytes must be memcpy()'s, and nothing past the end touched. */
+static int test_memcpy_stream(void)
+{
+	static const size_t sizes[] = { 0, 1, 63, 4095, 4096, 4097, 4096 + 63, 65536 + 13,
+					(1 << 20) + 7 };
+	const size_t room = (1 << 20) + 256;
+	unsigned char *src = malloc(room), *dst = malloc(room);
+
+	TEST_ASSERT(src && dst, "alloc");
+	for (size_t i = 0; i < room; i++)
+		src[i] = (unsigned char)(i * 7 + i / 251);
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
+		for (int so = 0; so < 17; so += 5) {
+			for (int doff = 0; doff < 33; doff += 3) {
+				size_t n = sizes[k];
+
+				memset(dst, 0xee, room);
+				TEST_ASSERT(memcpy_stream(dst + doff, src + so, n) == dst + doff,
+					    "return value");
+				TEST_ASSERT(!memcmp(dst + doff, src + so, n),
+					    "%zu bytes, src +%d, dst +%d differ", n, so, doff);
+				for (int g = 0; g < doff; g++)
+					TEST_ASSERT(dst[g] == 0xee, "byte before dst written");
+				for (size_t g = doff + n; g < doff + n + 64 && g < room; g++)
+					TEST_ASSERT(dst[g] == 0xee, "%zu bytes, src +%d, dst +%d: byte "
+						    "%zu past the end written", n, so, doff, g - doff - n);
+			}
+		}
+	}
+	free(src);
+	free(dst);
+	return TEST_OK;
+}
+
+/* A capture's copy of a whole wrapped ring: the bytes from pos to the
+ * end, then from the start, as mmap__copy() gives them. */
+static int test_copy_bulk(void)
+{
+	const u64 size = 1 << 20, pos = 5 * size + size - 4096 - 24;
+	char *data = malloc(size), *bulk = malloc(size), *plain = malloc(size);
+	struct mmap m = { .data = data, .mask = size - 1 };
+
+	TEST_ASSERT(data && bulk && plain, "alloc");
+	for (u64 i = 0; i < size; i++)
+		data[i] = (char)(i ^ (i >> 9));
+	mmap__copy(&m, pos, plain, size);
+	mmap__copy_bulk(&m, pos, bulk, size);
+	TEST_ASSERT(!memcmp(plain, bulk, size), "bulk copy differs from the plain one");
+	TEST_ASSERT(bulk[0] == data[pos & m.mask] && bulk[4096 + 24] == data[0], "wrap");
+	free(data);
+	free(bulk);
+	free(plain);
+	return TEST_OK;
+}
+
+static int test_mmap_all(struct test_ctx *ctx)
+{
+	int err = test_mmap(ctx);
+
+	if (!err)
+		err = test_memcpy_stream();
+	return err ? err : test_copy_bulk();
+}
+
 const struct test_suite suite_mmap = {
-	"mmap-forward", "Forward ring reader on synthetic ring images", test_mmap,
+	"mmap-forward", "Forward ring reader on synthetic ring images; bulk copies", test_mmap_all,
 };

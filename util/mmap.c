@@ -1,4 +1,5 @@
 #include "util/mmap.h"
+#include "util/memcpy-stream.h"
 #include "util/event.h"
 
 #include <errno.h>
@@ -66,14 +67,25 @@ int mmap__span_iov(const struct mmap *m, u64 start, u64 end, struct iovec iov[2]
 	return 2;
 }
 
-void mmap__copy(const struct mmap *m, u64 pos, void *dst, size_t len)
+static void mmap__copy_with(const struct mmap *m, u64 pos, void *dst, size_t len,
+			    void *(*copy)(void *, const void *, size_t))
 {
 	u64 size = m->mask + 1, off = pos & m->mask;
 	size_t first = MIN(len, size - off);
 
-	memcpy(dst, m->data + off, first);
+	copy(dst, m->data + off, first);
 	if (len > first)
-		memcpy((char *)dst + first, m->data, len - first);
+		copy((char *)dst + first, m->data, len - first);
+}
+
+void mmap__copy(const struct mmap *m, u64 pos, void *dst, size_t len)
+{
+	mmap__copy_with(m, pos, dst, len, memcpy);
+}
+
+void mmap__copy_bulk(const struct mmap *m, u64 pos, void *dst, size_t len)
+{
+	mmap__copy_with(m, pos, dst, len, memcpy_stream);
 }
 
 int mmap__for_each(const struct mmap *m, u64 start, u64 end, mmap_record_cb cb, void *arg)

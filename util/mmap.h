@@ -41,6 +41,9 @@ int mmap__span_iov(const struct mmap *m, u64 start, u64 end, struct iovec iov[2]
 
 /* Copies len bytes at ring position pos (wrapping) into dst. */
 void mmap__copy(const struct mmap *m, u64 pos, void *dst, size_t len);
+/* The same for a whole ring's worth (a capture): memcpy_stream(), whose
+ * stores bypass the caches. */
+void mmap__copy_bulk(const struct mmap *m, u64 pos, void *dst, size_t len);
 
 /* The record header at ring position pos (headers never straddle the end:
  * records are 8-byte aligned and the data size is a power of two). */

@@ -86,7 +86,7 @@ void ring_copy__capture(struct ring_copy *rc, u64 margin)
 	head = mmap__read_head(m);
 	fresh = rc->last_head - head;		/* the head only moves down */
 	limit = MIN(fresh, rc->size);
-	mmap__copy(m, head, rc->buf, limit);
+	mmap__copy_bulk(m, head, rc->buf, limit);
 	/* the copy's loads must complete before the head is read again */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	head2 = __atomic_load_n(&m->pc->data_head, __ATOMIC_RELAXED);

@@ -1,0 +1,50 @@
+#include "util/memcpy-stream.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+
+/* Below this, the fence and the unaligned ends cost more than they save. */
+#define STREAM_MIN 4096
+
+void *memcpy_stream(void *dst, const void *src, size_t n)
+{
+	char *d = dst;
+	const char *s = src;
+	size_t head = (16 - ((uintptr_t)d & 15)) & 15, blocks;
+
+	if (n < STREAM_MIN)
+		return memcpy(dst, src, n);
+	/* the stores need 16-byte aligned destinations; the loads do not */
+	memcpy(d, s, head);
+	d += head;
+	s += head;
+	n -= head;
+	blocks = n / 64;
+	for (size_t i = 0; i < blocks; i++, d += 64, s += 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)s);
+		__m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+		__m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
+
+		_mm_stream_si128((__m128i *)d, a);
+		_mm_stream_si128((__m128i *)(d + 16), b);
+		_mm_stream_si128((__m128i *)(d + 32), c);
+		_mm_stream_si128((__m128i *)(d + 48), e);
+	}
+	/* the streamed stores are weakly ordered: visible before what follows */
+	_mm_sfence();
+	memcpy(d, s, n % 64);
+	return dst;
+}
+
+#else
+
+void *memcpy_stream(void *dst, const void *src, size_t n)
+{
+	return memcpy(dst, src, n);
+}
+
+#endif

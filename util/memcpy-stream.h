@@ -1,0 +1,12 @@
+#ifndef PERF_MEMCPY_STREAM_H
+#define PERF_MEMCPY_STREAM_H
+
+#include <stddef.h>
+
+/* memcpy() for copies far bigger than the caches, such as a ring's capture:
+ * the stores bypass the caches (non-temporal, on x86-64), so the copy
+ * neither reads the destination's lines first nor evicts what the recorder
+ * and the workload still use. Returns dst. Elsewhere it is memcpy(). */
+void *memcpy_stream(void *dst, const void *src, size_t n);
+
+#endif
