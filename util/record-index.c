@@ -18,17 +18,6 @@ u64 record_index__bytes(u64 entries)
 	return entries * (sizeof(u32) + sizeof(u64));
 }
 
-void *mmap_faulted(u64 bytes)
-{
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, bytes, MADV_HUGEPAGE);
-	memset(p, 0, bytes);
-	return p;
-}
-
 int record_index__init(struct record_index *ix, u64 entries)
 {
 	memset(ix, 0, sizeof(*ix));

@@ -49,10 +49,4 @@ enum {
 int record_index__build(struct record_index *ix, const char *buf, u64 start, u64 len,
 			u64 id_sample_type, int flags);
 
-/* Anonymous memory written once now, so that no later use pays a page
- * fault (MAP_POPULATE alone leaves write faults behind, and in a VM a
- * first touch costs several microseconds a page); huge pages where the
- * system allows them. NULL with errno set; munmap() frees it. */
-void *mmap_faulted(u64 bytes);
-
 #endif

@@ -49,6 +49,13 @@ int write_all(int fd, const void *buf, size_t len);
 int writev_all(int fd, struct iovec *iov, int iovcnt);
 int pwrite_all(int fd, const void *buf, size_t len, off_t off);
 
+/* Anonymous memory written once now, so that no later use pays a page
+ * fault (MAP_POPULATE alone leaves write faults behind, and in a VM a
+ * first touch costs several microseconds a page; malloc() and memset()
+ * may be compiled into a calloc() that touches nothing); huge pages where
+ * the system allows them. NULL with errno set; munmap() frees it. */
+void *mmap_faulted(u64 bytes);
+
 /* Nanoseconds of CLOCK_MONOTONIC (perf's default sample clock). */
 u64 now_ns(void);
 /* A field of /proc/meminfo ("MemTotal", "MemAvailable") in KiB; 0 when
