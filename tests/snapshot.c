@@ -856,7 +856,7 @@ static int test_index_grows(struct test_ctx *ctx)
 	for (int from_top = 1; from_top >= 0; from_top--) {
 		struct record_index ix;
 
-		TEST_ASSERT(!record_index__init(&ix, 8), "index of 8");
+		TEST_ASSERT(!record_index__init(&ix, 8, 3 * 64 + 8), "index of 8");
 		if (record_index__build(&ix, buf, 0, (u64)NR * rec, ST,
 					from_top ? INDEX_NEWEST_FIRST | INDEX_TASKS : 0) ||
 		    ix.nr != NR || ix.cap < NR) {

@@ -5,7 +5,7 @@
 int history_stream__init(struct history_stream *hs)
 {
 	memset(hs, 0, sizeof(*hs));
-	return record_index__init(&hs->idx, 4096);
+	return record_index__init(&hs->idx, 4096, 0);
 }
 
 void history_stream__exit(struct history_stream *hs)

@@ -18,23 +18,36 @@ u64 record_index__bytes(u64 entries)
 	return entries * (sizeof(u32) + sizeof(u64));
 }
 
-int record_index__init(struct record_index *ix, u64 entries)
+/* An array's mapping, from the array: colour bytes before it. */
+static void *map_of(const void *array, u64 colour)
 {
+	return (char *)array - colour;
+}
+
+int record_index__init(struct record_index *ix, u64 entries, u64 colour)
+{
+	char *p;
+
 	memset(ix, 0, sizeof(*ix));
-	ix->offs = ix->offs_map = mmap_faulted(entries * sizeof(u32));
-	if (!ix->offs)
+	ix->colour = colour & ~7ULL;
+	p = mmap_faulted(ix->colour + entries * sizeof(u32));
+	if (!p)
 		return -ENOMEM;
+	ix->offs = ix->offs_map = (u32 *)(p + ix->colour);
 	ix->cap = entries;
-	ix->times = ix->times_map = mmap_faulted(entries * sizeof(u64));
-	return ix->times ? 0 : -ENOMEM;
+	p = mmap_faulted(ix->colour + entries * sizeof(u64));
+	if (!p)
+		return -ENOMEM;
+	ix->times = ix->times_map = (u64 *)(p + ix->colour);
+	return 0;
 }
 
 void record_index__exit(struct record_index *ix)
 {
 	if (ix->offs_map)
-		munmap(ix->offs_map, ix->cap * sizeof(u32));
+		munmap(map_of(ix->offs_map, ix->colour), ix->colour + ix->cap * sizeof(u32));
 	if (ix->times_map)
-		munmap(ix->times_map, ix->cap * sizeof(u64));
+		munmap(map_of(ix->times_map, ix->colour), ix->colour + ix->cap * sizeof(u64));
 	free(ix->pids);
 	memset(ix, 0, sizeof(*ix));
 }
@@ -43,21 +56,23 @@ void record_index__exit(struct record_index *ix)
  * from the top moves up into the top half, where its fill goes on down. */
 static int record_index__grow(struct record_index *ix, int from_top)
 {
-	u64 cap = ix->cap * 2;
-	void *p = mremap(ix->offs_map, ix->cap * sizeof(u32), cap * sizeof(u32), MREMAP_MAYMOVE);
-	void *t;
+	u64 cap = ix->cap * 2, c = ix->colour;
+	char *p = mremap(map_of(ix->offs_map, c), c + ix->cap * sizeof(u32), c + cap * sizeof(u32),
+			 MREMAP_MAYMOVE);
+	char *t;
 
 	if (p == MAP_FAILED)
 		return -ENOMEM;
-	ix->offs_map = p;
-	t = mremap(ix->times_map, ix->cap * sizeof(u64), cap * sizeof(u64), MREMAP_MAYMOVE);
+	ix->offs_map = (u32 *)(p + c);
+	t = mremap(map_of(ix->times_map, c), c + ix->cap * sizeof(u64), c + cap * sizeof(u64),
+		   MREMAP_MAYMOVE);
 	if (t == MAP_FAILED) {
 		/* shrinking in place cannot fail: both keep the old size, or the
 		 * exit would unmap offs short */
-		(void)mremap(ix->offs_map, cap * sizeof(u32), ix->cap * sizeof(u32), 0);
+		(void)mremap(p, c + cap * sizeof(u32), c + ix->cap * sizeof(u32), 0);
 		return -ENOMEM;
 	}
-	ix->times_map = t;
+	ix->times_map = (u64 *)(t + c);
 	if (from_top) {
 		memcpy(ix->offs_map + ix->cap, ix->offs_map, ix->cap * sizeof(u32));
 		memcpy(ix->times_map + ix->cap, ix->times_map, ix->cap * sizeof(u64));

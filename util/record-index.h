@@ -18,6 +18,7 @@ struct record_index {
 	 * down, so that they come out oldest first with no second pass) */
 	u32 *offs_map;
 	u64 *times_map;
+	u64 colour;		/* bytes before each array in its mapping */
 	u32 *pids;		/* the tasks of the samples, one entry per run of a task */
 	u64 nr_pids, pids_cap;
 	u64 samples;
@@ -31,9 +32,12 @@ struct record_index {
 u64 record_index__entries(u64 data_bytes);
 /* Bytes an index of that many entries takes. */
 u64 record_index__bytes(u64 entries);
-/* Allocates and faults in the arrays. 0 or -ENOMEM; record_index__exit()
+/* Allocates and faults in the arrays, each starting colour bytes into its
+ * mapping (a multiple of 8): the merge reads the k-th entry of every
+ * ring's index in turn, and arrays that all start on a huge page put
+ * those entries in one cache set. 0 or -ENOMEM; record_index__exit()
  * takes a half-made index. */
-int record_index__init(struct record_index *ix, u64 entries);
+int record_index__init(struct record_index *ix, u64 entries, u64 colour);
 void record_index__exit(struct record_index *ix);
 
 /* How record_index__build() reads a buffer. */

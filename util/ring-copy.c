@@ -8,7 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Each CPU's capture buffer begins COLOUR_BYTES further into its mapping:
+/* Each CPU's capture buffer, and each array of its index, begins
+ * COLOUR_BYTES further into its mapping:
  * copies are laid out alike (the newest record first, in buffers of one
  * size on huge pages), so with records of one size the k-th of every copy
  * would sit in one cache set, and a merge that reads them in turn misses
@@ -36,8 +37,10 @@ static u64 mapping_bytes(u64 size, u64 colour)
 
 u64 ring_copy__bytes(u64 data_bytes)
 {
+	/* the index's two arrays are coloured alike */
 	return mapping_bytes(data_bytes, (COLOURS - 1) * COLOUR_BYTES) +
-	       record_index__bytes(record_index__entries(data_bytes));
+	       record_index__bytes(record_index__entries(data_bytes)) +
+	       2 * (COLOURS - 1) * COLOUR_BYTES;
 }
 
 /* The ring's pages are mapped on first access: take those faults now too. */
@@ -67,7 +70,7 @@ int ring_copy__init(struct ring_copy *rc, struct mmap *m)
 	if (!rc->buf)
 		return -errno;
 	rc->buf += rc->colour;
-	return record_index__init(&rc->idx, record_index__entries(size));
+	return record_index__init(&rc->idx, record_index__entries(size), rc->colour);
 }
 
 void ring_copy__exit(struct ring_copy *rc)
