@@ -129,11 +129,19 @@ static int exact_round(struct perf_event_attr *a, long base, long counts[4])
 	int na, nb;
 	uint64_t cut;
 
-	if (ring_open(a, 0, &A) || ring_open(a, 0, &B))
+	if (ring_open(a, 0, &A))
 		return -1;
+	if (ring_open(a, 0, &B)) {
+		ring_close(&A);
+		return -1;
+	}
 	ioctl(A.fd, PERF_EVENT_IOC_ENABLE, 0);
 	stop = 0;
-	pthread_create(&tid, NULL, closer, (void *)base);
+	if (pthread_create(&tid, NULL, closer, (void *)base)) {
+		ring_close(&A);
+		ring_close(&B);
+		return -1;
+	}
 	usleep(2000);
 	ioctl(B.fd, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(A.fd, PERF_EVENT_IOC_DISABLE, 0);

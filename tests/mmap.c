@@ -98,14 +98,14 @@ static int test_mmap(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-/* memcpy_stream() at every alignment of source and destination that its
- * aligned middle and plain ends can meet, around its size threshold and
- * past it: the bytes must be memcpy()'s, and nothing past the end touched. */
+/* memcpy_stream() at alignments of source and destination that its aligned
+ * middle and plain ends can meet, around its 1 MiB threshold and past it:
+ * the bytes must be memcpy()'s, and nothing past the end touched. */
 static int test_memcpy_stream(void)
 {
-	static const size_t sizes[] = { 0, 1, 63, 4095, 4096, 4097, 4096 + 63, 65536 + 13,
-					(1 << 20) + 7 };
-	const size_t room = (1 << 20) + 256;
+	static const size_t sizes[] = { 0, 1, 63, 4096 + 63, (1 << 20) - 1, 1 << 20,
+					(1 << 20) + 7, (1 << 20) + 63, (2 << 20) + 13 };
+	const size_t room = (2 << 20) + 256;
 	unsigned char *src = malloc(room), *dst = malloc(room);
 
 	TEST_ASSERT(src && dst, "alloc");
@@ -138,7 +138,7 @@ static int test_memcpy_stream(void)
  * end, then from the start, as mmap__copy() gives them. */
 static int test_copy_bulk(void)
 {
-	const u64 size = 1 << 20, pos = 5 * size + size - 4096 - 24;
+	const u64 size = 4 << 20, pos = 5 * size + size - 4096 - 24;
 	char *data = malloc(size), *bulk = malloc(size), *plain = malloc(size);
 	struct mmap m = { .data = data, .mask = size - 1 };
 

@@ -6,8 +6,9 @@
 #if defined(__x86_64__)
 #include <emmintrin.h>
 
-/* Below this, the fence and the unaligned ends cost more than they save. */
-#define STREAM_MIN 4096
+/* Below this a copy stays in the caches, where whoever reads it next (the
+ * index of a capture) finds it: streamed, it would miss on every line. */
+#define STREAM_MIN (1U << 20)
 
 void *memcpy_stream(void *dst, const void *src, size_t n)
 {

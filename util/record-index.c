@@ -18,10 +18,22 @@ u64 record_index__bytes(u64 entries)
 	return entries * (sizeof(u32) + sizeof(u64));
 }
 
+#define HUGE_PAGE (2ULL << 20)
+
 /* An array's mapping, from the array: colour bytes before it. */
 static void *map_of(const void *array, u64 colour)
 {
 	return (char *)array - colour;
+}
+
+/* The length of the mapping of an array of entries elements of elem bytes:
+ * a whole number of huge pages once it reaches one, so that the kernel
+ * puts it on a huge page boundary and the colours count from there. */
+static u64 map_bytes(u64 colour, u64 entries, size_t elem)
+{
+	u64 len = colour + entries * elem;
+
+	return len >= HUGE_PAGE ? (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1) : len;
 }
 
 int record_index__init(struct record_index *ix, u64 entries, u64 colour)
@@ -30,12 +42,12 @@ int record_index__init(struct record_index *ix, u64 entries, u64 colour)
 
 	memset(ix, 0, sizeof(*ix));
 	ix->colour = colour & ~7ULL;
-	p = mmap_faulted(ix->colour + entries * sizeof(u32));
+	p = mmap_faulted(map_bytes(ix->colour, entries, sizeof(u32)));
 	if (!p)
 		return -ENOMEM;
 	ix->offs = ix->offs_map = (u32 *)(p + ix->colour);
 	ix->cap = entries;
-	p = mmap_faulted(ix->colour + entries * sizeof(u64));
+	p = mmap_faulted(map_bytes(ix->colour, entries, sizeof(u64)));
 	if (!p)
 		return -ENOMEM;
 	ix->times = ix->times_map = (u64 *)(p + ix->colour);
@@ -45,9 +57,9 @@ int record_index__init(struct record_index *ix, u64 entries, u64 colour)
 void record_index__exit(struct record_index *ix)
 {
 	if (ix->offs_map)
-		munmap(map_of(ix->offs_map, ix->colour), ix->colour + ix->cap * sizeof(u32));
+		munmap(map_of(ix->offs_map, ix->colour), map_bytes(ix->colour, ix->cap, sizeof(u32)));
 	if (ix->times_map)
-		munmap(map_of(ix->times_map, ix->colour), ix->colour + ix->cap * sizeof(u64));
+		munmap(map_of(ix->times_map, ix->colour), map_bytes(ix->colour, ix->cap, sizeof(u64)));
 	free(ix->pids);
 	memset(ix, 0, sizeof(*ix));
 }
@@ -57,19 +69,19 @@ void record_index__exit(struct record_index *ix)
 static int record_index__grow(struct record_index *ix, int from_top)
 {
 	u64 cap = ix->cap * 2, c = ix->colour;
-	char *p = mremap(map_of(ix->offs_map, c), c + ix->cap * sizeof(u32), c + cap * sizeof(u32),
-			 MREMAP_MAYMOVE);
+	char *p = mremap(map_of(ix->offs_map, c), map_bytes(c, ix->cap, sizeof(u32)),
+			 map_bytes(c, cap, sizeof(u32)), MREMAP_MAYMOVE);
 	char *t;
 
 	if (p == MAP_FAILED)
 		return -ENOMEM;
 	ix->offs_map = (u32 *)(p + c);
-	t = mremap(map_of(ix->times_map, c), c + ix->cap * sizeof(u64), c + cap * sizeof(u64),
-		   MREMAP_MAYMOVE);
+	t = mremap(map_of(ix->times_map, c), map_bytes(c, ix->cap, sizeof(u64)),
+		   map_bytes(c, cap, sizeof(u64)), MREMAP_MAYMOVE);
 	if (t == MAP_FAILED) {
 		/* shrinking in place cannot fail: both keep the old size, or the
 		 * exit would unmap offs short */
-		(void)mremap(p, c + cap * sizeof(u32), c + ix->cap * sizeof(u32), 0);
+		(void)mremap(p, map_bytes(c, cap, sizeof(u32)), map_bytes(c, ix->cap, sizeof(u32)), 0);
 		return -ENOMEM;
 	}
 	ix->times_map = (u64 *)(t + c);
