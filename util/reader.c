@@ -139,14 +139,28 @@ static char *default_name(const struct perf_reader *r, const struct perf_event_a
 }
 
 /* A sample's id finds its event in O(1): a file may hold millions of ids
- * (one per event, cpu and thread) and as many samples. An id two events
- * claim stays the first one's, as a scan in file order would find it. */
-static int reader__hash_ids(struct perf_reader *r)
+ * (one per event, cpu and thread) and as many samples. An id that two
+ * events claim is a lie in the ids sections (the kernel gives every event
+ * its own): the stock perf then reads that id's samples with the last
+ * claimant's layout and refuses the file, and so do we. 0, -ENOMEM, or
+ * -EEXIST with the id and events in *dup. */
+static int reader__hash_ids(struct perf_reader *r, u64 dup[3])
 {
-	for (int i = 0; i < r->nr_evsels; i++)
-		for (u64 k = 0; k < r->evsels[i].nr_ids; k++)
-			if (id_hash__add(&r->ids, r->evsels[i].ids[k], &r->evsels[i]))
+	for (int i = 0; i < r->nr_evsels; i++) {
+		for (u64 k = 0; k < r->evsels[i].nr_ids; k++) {
+			u64 id = r->evsels[i].ids[k];
+			const struct reader_evsel *owner = id_hash__find(&r->ids, id);
+
+			if (owner && owner != &r->evsels[i]) {
+				dup[0] = id;
+				dup[1] = owner - r->evsels;
+				dup[2] = i;
+				return -EEXIST;
+			}
+			if (id_hash__add(&r->ids, id, &r->evsels[i]))
 				return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -216,7 +230,8 @@ static int reader__check_attr(struct perf_reader *r, struct reader_evsel *e, con
 int reader__open(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
 	struct stat st;
-	u64 attr_sz, nr;
+	u64 attr_sz, nr, dup[3];
+	char why[160];
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -282,7 +297,13 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 		if (ret)
 			return ret;
 	}
-	ret = reader__hash_ids(r);
+	ret = reader__hash_ids(r, dup);
+	if (ret == -EEXIST) {
+		snprintf(why, sizeof(why), "event ids: id %llu is claimed by events %llu and %llu",
+			 (unsigned long long)dup[0], (unsigned long long)dup[1],
+			 (unsigned long long)dup[2]);
+		return fail(err, errsz, path, why);
+	}
 	if (ret)
 		return fail(err, errsz, path, strerror(-ret));
 	u64 tsize;
