@@ -13,10 +13,6 @@ u64 record_index__entries(u64 data_bytes)
 	return data_bytes / INDEX_BYTES_PER_RECORD + 1;
 }
 
-u64 record_index__bytes(u64 entries)
-{
-	return entries * (sizeof(u32) + sizeof(u64));
-}
 
 #define HUGE_PAGE (2ULL << 20)
 
@@ -34,6 +30,12 @@ static u64 map_bytes(u64 colour, u64 entries, size_t elem)
 	u64 len = colour + entries * elem;
 
 	return len >= HUGE_PAGE ? (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1) : len;
+}
+
+u64 record_index__bytes(u64 entries, u64 colour)
+{
+	colour &= ~7ULL;
+	return map_bytes(colour, entries, sizeof(u32)) + map_bytes(colour, entries, sizeof(u64));
 }
 
 int record_index__init(struct record_index *ix, u64 entries, u64 colour)

@@ -30,8 +30,9 @@ struct record_index {
  * hold (a sample or LOST with its id trailer) is 56 bytes, so an entry per
  * 48 bytes rarely grows. */
 u64 record_index__entries(u64 data_bytes);
-/* Bytes an index of that many entries takes. */
-u64 record_index__bytes(u64 entries);
+/* Bytes an index of that many entries takes at that colour (see
+ * record_index__init()): its two mappings, as they are rounded. */
+u64 record_index__bytes(u64 entries, u64 colour);
 /* Allocates and faults in the arrays, each starting colour bytes into its
  * mapping (a multiple of 8): the merge reads the k-th entry of every
  * ring's index in turn, and arrays that all start on a huge page put

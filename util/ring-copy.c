@@ -37,10 +37,10 @@ static u64 mapping_bytes(u64 size, u64 colour)
 
 u64 ring_copy__bytes(u64 data_bytes)
 {
-	/* the index's two arrays are coloured alike */
+	/* the index's two arrays are coloured alike; the largest colour
+	 * bounds every ring's */
 	return mapping_bytes(data_bytes, (COLOURS - 1) * COLOUR_BYTES) +
-	       record_index__bytes(record_index__entries(data_bytes)) +
-	       2 * (COLOURS - 1) * COLOUR_BYTES;
+	       record_index__bytes(record_index__entries(data_bytes), (COLOURS - 1) * COLOUR_BYTES);
 }
 
 /* The ring's pages are mapped on first access: take those faults now too. */
