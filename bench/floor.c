@@ -96,8 +96,6 @@ static void *share__copy(void *arg)
 		s->err = ENOMEM;
 	for (size_t i = 0; !s->err && i < s->n; i++)
 		s->src[i] = (char)i;
-	if (!s->err)
-		memset(s->dst, 1, s->n);
 	for (int k = 0; k < 2; k++) {
 		if (!s->err)
 			memset(s->dst, k + 1, s->n);
