@@ -166,6 +166,50 @@ static int fuzz_reader(const char *path, const char *dir, struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* A dump asks for its room before it writes (perf_data__reserve()); the
+ * file it leaves holds its bytes, not the room it asked for. */
+static int check_reserve(const char *dir, struct evlist *l, struct test_ctx *ctx)
+{
+	enum { ROOM = 8 << 20 };
+	char path[256], err[512];
+	struct header_info info = { .evlist = l, .first_sample_time = 10, .last_sample_time = 10 };
+	struct perf_data d;
+	struct perf_reader r;
+	struct buf b = { 0 };
+	struct stat st;
+	int fd, can;
+
+	/* can this filesystem allocate past a file's end at all? */
+	snprintf(path, sizeof(path), "%s/probe", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	TEST_ASSERT(fd >= 0, "create %s", path);
+	can = !fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, ROOM);
+	close(fd);
+	unlink(path);
+
+	snprintf(path, sizeof(path), "%s/reserve.data", dir);
+	TEST_ASSERT(!perf_data__create(&d, path, l, err, sizeof(err)), "%s", err);
+	perf_data__reserve(&d, ROOM);
+	TEST_ASSERT(!fstat(d.fd, &st), "fstat");
+	if (can)
+		TEST_ASSERT((u64)st.st_blocks * 512 >= ROOM && (u64)st.st_size == d.data_offset,
+			    "reserve: %llu bytes allocated, size %llu",
+			    (unsigned long long)st.st_blocks * 512, (unsigned long long)st.st_size);
+	else
+		TEST_LOG(ctx, "  no fallocate on %s: the room asked for is not checked\n", dir);
+	put_sample(&b, 100, 0x1000, 42, 43, 10, 1);
+	TEST_ASSERT(!b.err && !perf_data__write(&d, b.p, b.len), "write");
+	buf__release(&b);
+	TEST_ASSERT(!perf_data__commit(&d, &info, 0, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(!stat(path, &st) && (u64)st.st_blocks * 512 < ROOM / 8,
+		    "the file keeps %llu bytes allocated for its %llu",
+		    (unsigned long long)st.st_blocks * 512, (unsigned long long)st.st_size);
+	TEST_ASSERT(!reader__open(&r, path, err, sizeof(err)), "%s", err);
+	reader__close(&r);
+	unlink(path);
+	return TEST_OK;
+}
+
 static int test_data(struct test_ctx *ctx)
 {
 	char dir[] = "/tmp/perf-test-data-XXXXXX", path[256], err[512];
@@ -210,6 +254,8 @@ static int test_data(struct test_ctx *ctx)
 
 	ret = fuzz_reader(path, dir, ctx);
 	unlink(path);
+	if (ret == TEST_OK)
+		ret = check_reserve(dir, l, ctx);
 	/* an unwritable place is refused with the file named */
 	TEST_ASSERT(write_file("/nonexistent-dir/x.data", l, err, sizeof(err)) == -ENOENT &&
 		    strstr(err, "/nonexistent-dir/x.data"), "%s", err);

@@ -177,6 +177,13 @@ fail:
 	return err;
 }
 
+void perf_data__reserve(struct perf_data *d, u64 bytes)
+{
+	if (d->pipe || d->fd < 0 || !bytes)
+		return;
+	(void)fallocate(d->fd, FALLOC_FL_KEEP_SIZE, d->data_offset + d->data_size, bytes);
+}
+
 /* The file's bytes, as they are (compressed or not). */
 static int perf_data__append(struct perf_data *d, const void *buf, size_t len)
 {

@@ -61,6 +61,14 @@ int perf_data__create_pipe(struct perf_data *d, const struct header_info *info,
  * with their ids. 0 or -errno with a line in errbuf naming the file. */
 int perf_data__create(struct perf_data *d, const char *path, const struct evlist *evlist,
 		      char *errbuf, size_t errsz);
+/* Asks the filesystem for room for bytes more of data, past the end of
+ * the file (its size stays), as one allocation before the writes: a
+ * filesystem that allocates as the page cache fills (ext4's delayed
+ * allocation) then writes a large dump in about two thirds of the time.
+ * Only a hint: a filesystem without it or short of room changes nothing
+ * (the writes then say what is wrong), and the file's end drops what was
+ * not used. */
+void perf_data__reserve(struct perf_data *d, u64 bytes);
 /* Append to the data section. 0 or -errno (-ENOSPC ...). */
 int perf_data__write(struct perf_data *d, const void *buf, size_t len);
 int perf_data__writev(struct perf_data *d, struct iovec *iov, int iovcnt);

@@ -249,6 +249,23 @@ static s64 dump__ring_tasks(struct dump *d)
 	return data;
 }
 
+/* The most bytes of records the dump can write: every record captured,
+ * of the history too, as if none were trimmed. */
+static u64 dump__data_bound(const struct dump *d)
+{
+	u64 bytes = d->prelude.bytes + (d->fwd.len - d->log_len);
+
+	for (int r = 0; r < d->nr_rings; r++)
+		bytes += d->rc[r].len - d->rc[r].start;
+	for (int s = 0; s < d->take.nr_slots; s++) {
+		const struct history_take_slot *ts = &d->take.slot[s];
+
+		for (const struct history_chunk *c = ts->oldest; c; c = c->next)
+			bytes += c->raw_len;
+		bytes += ts->raw_len;
+	}
+	return bytes;
+}
 
 /* How many of the first n times (in order) are at most end. */
 static u64 count_until(const u64 *times, u64 n, u64 end)
@@ -453,6 +470,9 @@ static int dump__run(struct dump *d)
 		perf_data__abort(&out);
 		return dump__fail(d, err, "-z: zstd");
 	}
+	/* compressed, the bytes are not known, and far fewer */
+	if (!d->opts.comp_level)
+		perf_data__reserve(&out, dump__data_bound(d));
 	if (d->opts.buildid && !(out.hits = dso_hits__new(d->evlist, d->opts.buildid_all))) {
 		perf_data__abort(&out);
 		return dump__fail(d, -ENOMEM, "build ids");
