@@ -3,10 +3,10 @@
  *   bench/dump-pipeline [-d DIR] [-r ROUNDS] RINGSxMB...   (e.g. 8x8 128x8)
  * For each configuration, in a child of its own (so that its peak RSS is
  * its own), full wrapped rings of 88-byte samples whose times interleave
- * across the rings are captured, indexed, trimmed, merged and written to a
- * perf.data in DIR, as a dump does (util/dump.c). One line per
- * configuration: time and peak RSS per GB of ring, and peak RSS against
- * its bound (rings + capture buffers and indexes). */
+ * across the rings at random are captured, indexed, trimmed, merged and
+ * written to a perf.data in DIR, as a dump does (util/dump.c). One line
+ * per configuration: time and peak RSS per GB of ring, and peak RSS
+ * against its bound (rings + capture buffers, indexes, merge slices). */
 #include "util/dump.h"
 #include "util/event.h"
 #include "util/evlist.h"
@@ -41,11 +41,13 @@ static void ring_write(struct mmap *m, u64 pos, const void *src, size_t len)
 }
 
 /* Writes records into a backward ring as the kernel does: the head moves
- * down by the size and the record goes at the new head. Ring r of nr holds
- * times r, r + nr, r + 2 nr, ...: a merge interleaves every ring. */
+ * down by the size and the record goes at the new head. Every ring's
+ * times step by 1 to 2 nr at random (a seed of its own), nr on average:
+ * the rings keep pace and interleave as CPUs sampling at one rate do, in
+ * no fixed order, so that a merge can predict nothing. */
 static void fill_ring(struct image *img, struct mmap *m, int r, int nr, u64 bytes)
 {
-	u64 rec[RECORD_SIZE / 8] = { 0 };
+	u64 rec[RECORD_SIZE / 8] = { 0 }, seed = 0x9e3779b97f4a7c15ULL * (r + 1), t = 1000000;
 	struct perf_event_header *h = (void *)rec;
 	u32 pid = 1000 + r % 50;
 
@@ -53,8 +55,8 @@ static void fill_ring(struct image *img, struct mmap *m, int r, int nr, u64 byte
 	h->size = RECORD_SIZE;
 	memcpy((char *)rec + SAMPLE_PID_OFFSET, &pid, sizeof(pid));
 	for (u64 k = 0; k * RECORD_SIZE < bytes; k++) {
-		u64 t = 1000000 + k * nr + r;
-
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		t += 1 + (seed >> 33) % (2 * (u64)nr);
 		memcpy((char *)rec + SAMPLE_TIME_OFFSET, &t, sizeof(t));
 		img->head -= RECORD_SIZE;
 		ring_write(m, img->head, rec, RECORD_SIZE);

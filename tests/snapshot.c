@@ -373,6 +373,115 @@ out:
 	return ret;
 }
 
+/* Slices of every shape: one time held by more records than a slice has
+ * room for, a dense stream trimmed to a window, a stream a little out of
+ * order, times far apart up to the largest, an empty stream, and two
+ * streams of bursts far apart, the second 1 ns ahead of the first (its
+ * records gathered after the first's and sorted before them, a few or
+ * many in a bucket). Every record comes out once; the streams in order
+ * come out in (time, stream) order. */
+static int test_merge_slices(struct test_ctx *ctx)
+{
+	enum { NR = 7, SAME = 30000, DENSE = 20000, SHUFFLED = 9000, FAR = 201, BURSTS = 20000 };
+	static const u32 lens[NR] = { SAME, DENSE, SHUFFLED, FAR, BURSTS, 0, BURSTS };
+	struct buf b[NR] = { 0 };
+	u64 *times[NR] = { 0 }, t, n, last_time = 0, total = 0, k = 0, window = 5000;
+	u64 seed = 42, burst = 100000;
+	u32 *offs[NR] = { 0 }, next_pos[NR] = { 0 }, last_stream = 0;
+	u8 *seen = NULL;
+	struct merge m = { 0 };
+	const struct perf_event_header *h;
+	int ret = TEST_FAIL;
+
+	(void)ctx;
+	for (int s = 0; s < NR; s++) {
+		times[s] = calloc(lens[s] + 1, sizeof(u64));
+		offs[s] = calloc(lens[s] + 1, sizeof(u32));
+		if (!times[s] || !offs[s])
+			goto out;
+		n = 0;
+		for (u32 i = 0; i < lens[s]; i++) {
+			switch (s) {
+			case 0: t = 1000; break;
+			case 1: t = 1000 + i; break;
+			/* every tenth record swapped with the one before */
+			case 2: t = 500 + 3 * (i % 10 == 9 ? i - 1 : i % 10 == 8 ? i + 1 : i); break;
+			case 3: t = i < 100 ? i : i < 200 ? (1ULL << 62) + i : UINT64_MAX; break;
+			case 4:
+				/* 40 records 0-2 ns apart, then 10 up to 200 us apart */
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				burst += i % 50 < 40 ? (seed >> 33) % 3 : (seed >> 33) % 200000;
+				t = burst;
+				break;
+			default: t = times[4][i] - 1; break;
+			}
+			times[s][i] = t;
+			put_sample(&b[s], offs[s], &n, t, s * 100000 + i);
+		}
+		total += lens[s];
+	}
+	seen = calloc(NR * 100000, 1);
+	if (!seen || merge__reserve(&m, NR)) {
+		fprintf(stderr, "  FAILED merge_slices: out of memory\n");
+		goto out;
+	}
+	for (int s = 0; s < NR; s++)
+		m.streams[s] = (struct merge_stream){
+			.base = b[s].p, .offs = offs[s], .times = times[s], .nr = lens[s],
+			.trim = s == 1,
+		};
+	m.nr_streams = NR;
+	next_pos[1] = window - 1000;	/* the samples before are trimmed */
+	merge__start(&m, window);
+	while ((h = merge__next(&m, &t))) {
+		u32 pid, stream, pos;
+
+		memcpy(&pid, (const char *)h + SAMPLE_PID_OFFSET, 4);
+		stream = pid / 100000;
+		pos = pid % 100000;
+		if (stream >= NR || pos >= lens[stream] || seen[pid] || t != times[stream][pos] ||
+		    (stream == 1 && t < window)) {
+			fprintf(stderr, "  FAILED merge_slices: record %llu: stream %u #%u at %llu: "
+				"%s\n", (unsigned long long)k, stream, pos, (unsigned long long)t,
+				stream >= NR || pos >= lens[stream] ? "not a record" :
+				seen[pid] ? "twice" : stream == 1 && t < window ? "trimmed" :
+				"wrong time");
+			goto out;
+		}
+		seen[pid] = 1;
+		k++;
+		if (stream == 2)
+			continue;
+		if (pos != next_pos[stream] || t < last_time ||
+		    (t == last_time && stream < last_stream)) {
+			fprintf(stderr, "  FAILED merge_slices: record %llu: stream %u #%u at %llu "
+				"after stream %u at %llu (#%u expected)\n", (unsigned long long)k,
+				stream, pos, (unsigned long long)t, last_stream,
+				(unsigned long long)last_time, next_pos[stream]);
+			goto out;
+		}
+		next_pos[stream] = pos + 1;
+		last_time = t;
+		last_stream = stream;
+	}
+	if (k != total - (window - 1000) || m.trimmed != window - 1000) {
+		fprintf(stderr, "  FAILED merge_slices: %llu of %llu records merged, %llu trimmed\n",
+			(unsigned long long)k, (unsigned long long)total,
+			(unsigned long long)m.trimmed);
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	merge__exit(&m);
+	for (int s = 0; s < NR; s++) {
+		buf__release(&b[s]);
+		free(times[s]);
+		free(offs[s]);
+	}
+	free(seen);
+	return ret;
+}
+
 static int test_triggers(struct test_ctx *ctx)
 {
 	static const char *const bad[] = { "foo", "10", "0s", "-1s", "10x", "", "s", "1.5s", "0M",
@@ -895,7 +1004,7 @@ out:
 static int test_snapshot(struct test_ctx *ctx)
 {
 	int (*const parts[])(struct test_ctx *) = {
-		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_triggers,
+		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_merge_slices, test_triggers,
 		test_rotation, test_tracking, test_prelude, test_capture_crew, test_stage_pipe,
 		test_index_grows,
 	};

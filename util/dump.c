@@ -32,7 +32,8 @@ void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one)
 
 u64 dump__memory(int nr, u64 data_bytes)
 {
-	return nr * ring_copy__bytes(data_bytes) + STAGE_PIPE_DEPTH * (u64)STAGE_BYTES;
+	return nr * ring_copy__bytes(data_bytes) + STAGE_PIPE_DEPTH * (u64)STAGE_BYTES +
+	       merge__bytes(nr + 1);
 }
 
 struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
@@ -79,6 +80,7 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 	err = merge__reserve(&d->merge, d->nr_rings + opts->history_slots + 1);
 	if (err)
 		goto fail;
+	d->memory += merge__bytes(d->nr_rings + opts->history_slots + 1);
 	err = -ENOMEM;
 	d->done = calloc(d->nr_rings + opts->history_slots + 1, sizeof(*d->done));
 	if (!d->done)

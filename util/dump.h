@@ -58,7 +58,7 @@ struct dump {
 	const struct evlist *evlist;	/* attrs and features of the files */
 	u64 id_sample_type;
 	struct dump_opts opts;
-	u64 memory;			/* capture buffers and their indexes */
+	u64 memory;			/* capture buffers, their indexes, the merge's slices */
 	/* handed over by the capture */
 	struct buf fwd;			/* the tracking log, then the pending forward records */
 	u64 log_len;
@@ -94,7 +94,7 @@ struct dump {
 };
 
 /* Memory the capture buffers of nr rings of data_bytes take, with the
- * stages a dump is written through. */
+ * stages a dump is written through and the merge's slices. */
 u64 dump__memory(int nr, u64 data_bytes);
 /* The capture buffers for every backward ring of evlist (mapped), faulted
  * in now. NULL with errno set; dump__delete() undoes a half-built one. */

@@ -4,40 +4,59 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PREFETCH_AHEAD 2
-/* the index arrays: a cache line of times ahead (prefetches never fault) */
-#define INDEX_AHEAD 8
+/* Records a slice aims at, per stream at least: enough that gathering
+ * visits each stream for a run of records, few enough that a slice stays
+ * in the caches. It holds up to four times as many. */
+#define SLICE_RECORDS 2048
+#define SLICE_PER_STREAM 4
+/* The counting sort's buckets: a slice of SLICE_RECORDS spread evenly puts
+ * about one record in each, which leaves little for the insertion sort. */
+#define SORT_BUCKETS 4096
+/* A bucket holding more is sorted by merge__sort_refs(), not by insertion. */
+#define INSERTION_MAX 16
 
-/* A stream at its end: after every record of any stream, even one at time
- * UINT64_MAX, as its stream number is above every real one. */
-#define DONE (1U << 31)
-
-static u32 leaves_for(int nr)
+static u32 slice_cap_for(int nr)
 {
-	u32 k = 1;
+	return 4 * MAX(SLICE_RECORDS, SLICE_PER_STREAM * (u32)nr);
+}
 
-	while (k < (u32)nr)
-		k *= 2;
-	return k;
+u64 merge__bytes(int nr)
+{
+	u64 cap = slice_cap_for(nr);
+
+	return nr * (sizeof(struct merge_stream) + sizeof(u64)) +
+	       cap * (sizeof(const char *) + 2 * sizeof(struct timed_ref)) +
+	       (SORT_BUCKETS + 1) * sizeof(u32);
+}
+
+/* Resizes the array at *p to bytes, leaving it as it was on failure. */
+static int resize(void *p, size_t bytes)
+{
+	void *n = realloc(*(void **)p, bytes);
+
+	if (!n)
+		return -ENOMEM;
+	*(void **)p = n;
+	return 0;
 }
 
 int merge__reserve(struct merge *m, int nr)
 {
-	struct merge_stream *s;
-	struct merge_node *t;
-	u32 k = leaves_for(nr);
+	u32 cap = slice_cap_for(nr);
 
 	if (nr <= m->cap)
 		return 0;
-	s = realloc(m->streams, nr * sizeof(*s));
-	if (!s)
+	if (resize(&m->streams, nr * sizeof(*m->streams)) ||
+	    resize(&m->restart, nr * sizeof(*m->restart)) ||
+	    (!m->counts && resize(&m->counts, (SORT_BUCKETS + 1) * sizeof(*m->counts))))
 		return -ENOMEM;
-	m->streams = s;
-	/* the losers of k - 1 matches and the winner, then room to build */
-	t = realloc(m->tree, 3 * k * sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	m->tree = t;
+	if (cap > m->slice_cap) {
+		if (resize(&m->recs, cap * sizeof(*m->recs)) ||
+		    resize(&m->gathered, cap * sizeof(*m->gathered)) ||
+		    resize(&m->sorted, cap * sizeof(*m->sorted)))
+			return -ENOMEM;
+		m->slice_cap = cap;
+	}
 	m->cap = nr;
 	return 0;
 }
@@ -45,98 +64,186 @@ int merge__reserve(struct merge *m, int nr)
 void merge__exit(struct merge *m)
 {
 	free(m->streams);
-	free(m->tree);
+	free(m->restart);
+	free(m->counts);
+	free(m->recs);
+	free(m->gathered);
+	free(m->sorted);
 	memset(m, 0, sizeof(*m));
 }
 
-static inline int node_before(struct merge_node a, struct merge_node b)
+static int trimmed_out(const struct merge *m, const struct merge_stream *st, u64 pos)
 {
-	return (a.time < b.time) | ((a.time == b.time) & (a.stream < b.stream));
-}
-
-/* Moves stream s to its next record that is not trimmed: that record's
- * node, or s's DONE node at its end. */
-static struct merge_node stream_load(struct merge *m, u32 s)
-{
-	struct merge_stream *st = &m->streams[s];
-
-	for (; st->pos < st->nr; st->pos++) {
-		u64 t = st->times[st->pos];
-
-		/* only a record older than the window is looked at */
-		if (st->trim && t < m->window &&
-		    ((const struct perf_event_header *)(st->base + st->offs[st->pos]))->type ==
-		    PERF_RECORD_SAMPLE) {
-			m->trimmed++;
-			continue;
-		}
-		/* the caller reads the record, and with many streams each
-		 * one's next records are long out of the cache and out of the
-		 * prefetcher's sight: ask for them early, index included */
-		if (st->pos + PREFETCH_AHEAD < st->nr) {
-			const char *next = st->base + st->offs[st->pos + PREFETCH_AHEAD];
-
-			__builtin_prefetch(next, 0, 2);
-			__builtin_prefetch(next + 64, 0, 2);
-		}
-		__builtin_prefetch(&st->times[st->pos + INDEX_AHEAD], 0, 2);
-		__builtin_prefetch(&st->offs[st->pos + 2 * INDEX_AHEAD], 0, 2);
-		return (struct merge_node){ t, s };
-	}
-	return (struct merge_node){ UINT64_MAX, s | DONE };
+	/* only a record older than the window is looked at */
+	return st->trim && st->times[pos] < m->window &&
+	       ((const struct perf_event_header *)(st->base + st->offs[pos]))->type ==
+	       PERF_RECORD_SAMPLE;
 }
 
 void merge__start(struct merge *m, u64 window)
 {
-	u32 k = leaves_for(m->nr_streams);
-	struct merge_node *won = m->tree + k;	/* 2k: each match's winner */
+	u64 first = UINT64_MAX, last = 0, total = 0;
 
 	m->window = window;
 	m->trimmed = 0;
-	m->leaves = k;
-	for (u32 s = 0; s < k; s++) {
-		if (s < (u32)m->nr_streams) {
-			m->streams[s].pos = 0;
-			won[k + s] = stream_load(m, s);
-		} else {
-			won[k + s] = (struct merge_node){ UINT64_MAX, s | DONE };
+	m->nr = m->next = 0;
+	for (int s = 0; s < m->nr_streams; s++) {
+		struct merge_stream *st = &m->streams[s];
+
+		st->pos = 0;
+		if (!st->nr)
+			continue;
+		first = MIN(first, st->times[0]);
+		last = MAX(last, st->times[st->nr - 1]);
+		total += st->nr;
+	}
+	/* a first guess, as if the records were spread evenly */
+	m->width = total > SLICE_RECORDS && last > first ?
+		   MAX((last - first) / (total / SLICE_RECORDS), 1) : UINT64_MAX;
+}
+
+/* Gathers every stream's records up to time end (the run at its cursor),
+ * stream after stream. Returns 1 with the slice, or 0 with every cursor as
+ * it was when more records than a slice holds came first: unless one time
+ * alone (or the narrowest slice there is) fills it, which is kept as far
+ * as it went and comes out in order, as the rest follows in the next. */
+static int merge__gather(struct merge *m, u64 end, u64 *lo, u64 *hi)
+{
+	u64 trimmed = m->trimmed;
+
+	m->nr = 0;
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (int s = 0; s < m->nr_streams; s++) {
+		struct merge_stream *st = &m->streams[s];
+		u64 pos = st->pos;
+
+		m->restart[s] = pos;
+		for (; pos < st->nr && st->times[pos] <= end; pos++) {
+			u64 t = st->times[pos];
+
+			if (__builtin_expect(st->trim, 0) && trimmed_out(m, st, pos)) {
+				m->trimmed++;
+				continue;
+			}
+			if (m->nr == m->slice_cap) {
+				st->pos = pos;
+				if (end <= *lo || m->width == 1)
+					return 1;
+				for (int r = 0; r <= s; r++)
+					m->streams[r].pos = m->restart[r];
+				m->trimmed = trimmed;
+				return 0;
+			}
+			m->recs[m->nr] = st->base + st->offs[pos];
+			/* they are read once sorted, in no order: ask for them
+			 * now, a stream's run at a time (a page, and its TLB
+			 * entry, serves many) */
+			__builtin_prefetch(m->recs[m->nr], 0, 2);
+			__builtin_prefetch(m->recs[m->nr] + 64, 0, 2);
+			m->gathered[m->nr] = (struct timed_ref){ t, m->nr };
+			m->nr++;
+			*lo = MIN(*lo, t);
+			*hi = MAX(*hi, t);
+		}
+		st->pos = pos;
+		/* the next slice starts here, after a visit to every other
+		 * stream: too few records for the hardware to see a stream */
+		__builtin_prefetch(&st->times[pos], 0, 2);
+		__builtin_prefetch(&st->times[pos + 8], 0, 2);
+		__builtin_prefetch(&st->times[pos + 16], 0, 2);
+		__builtin_prefetch(&st->offs[pos], 0, 2);
+		__builtin_prefetch(&st->offs[pos + 16], 0, 2);
+	}
+	return 1;
+}
+
+static void insertion_sort(struct timed_ref *r, u32 n)
+{
+	for (u32 i = 1; i < n; i++) {
+		struct timed_ref x = r[i];
+		u32 j = i;
+
+		for (; j > 0 && x.time < r[j - 1].time; j--)
+			r[j] = r[j - 1];
+		r[j] = x;
+	}
+}
+
+/* m->gathered into m->sorted by time, stable: a counting sort on the
+ * times' high bits within the slice, then each bucket sorted whole. */
+static void merge__sort_slice(struct merge *m, u64 lo, u64 hi)
+{
+	u32 *counts = m->counts, shift = 0;
+
+	while (((hi - lo) >> shift) >= SORT_BUCKETS)
+		shift++;
+	memset(counts, 0, (SORT_BUCKETS + 1) * sizeof(*counts));
+	for (u32 i = 0; i < m->nr; i++)
+		counts[((m->gathered[i].time - lo) >> shift) + 1]++;
+	for (u32 b = 1; b <= SORT_BUCKETS; b++)
+		counts[b] += counts[b - 1];
+	/* counts[b]: where bucket b starts, then (as it fills) where it ends */
+	for (u32 i = 0; i < m->nr; i++)
+		m->sorted[counts[(m->gathered[i].time - lo) >> shift]++] = m->gathered[i];
+	if (!shift)
+		return;		/* a bucket a time: in order already */
+	for (u32 b = 0, start = 0; b < SORT_BUCKETS; start = counts[b++]) {
+		u32 n = counts[b] - start;
+
+		if (n > INSERTION_MAX)
+			merge__sort_refs(m->sorted + start, m->gathered, n);
+		else if (n > 1)
+			insertion_sort(m->sorted + start, n);
+	}
+}
+
+/* The next slice, from the earliest record at a cursor: 0 at the end. */
+static int merge__slice(struct merge *m)
+{
+	u64 start = UINT64_MAX, lo, hi;
+	int any = 0;
+
+	for (int s = 0; s < m->nr_streams; s++) {
+		struct merge_stream *st = &m->streams[s];
+
+		if (st->pos < st->nr) {
+			start = MIN(start, st->times[st->pos]);
+			any = 1;
 		}
 	}
-	for (u32 n = k - 1; n >= 1; n--) {
-		struct merge_node a = won[2 * n], b = won[2 * n + 1];
-		int a_wins = node_before(a, b);
+	if (!any)
+		return 0;
+	for (;;) {
+		u64 end = m->width > UINT64_MAX - start ? UINT64_MAX : start + m->width - 1;
 
-		won[n] = a_wins ? a : b;
-		m->tree[n] = a_wins ? b : a;
+		if (merge__gather(m, end, &lo, &hi))
+			break;
+		/* too many for one slice: half the time */
+		m->width = MAX(m->width / 2, 1);
 	}
-	m->tree[0] = won[1];
+	/* aim the next one at SLICE_RECORDS */
+	if (m->nr < SLICE_RECORDS / 2 && m->width <= UINT64_MAX / 2)
+		m->width *= 2;
+	else if (m->nr > 2 * SLICE_RECORDS)
+		m->width = MAX(m->width / 2, 1);
+	m->next = 0;
+	if (m->nr)
+		merge__sort_slice(m, lo, hi);
+	return 1;
 }
 
 const struct perf_event_header *merge__next(struct merge *m, u64 *time)
 {
-	struct merge_node w = m->tree[0];
-	struct merge_stream *st;
-	const struct perf_event_header *h;
+	struct timed_ref r;
 
-	if (w.stream & DONE)
-		return NULL;
-	st = &m->streams[w.stream];
-	h = (const void *)(st->base + st->offs[st->pos]);
-	*time = w.time;
-	st->pos++;
-	w = stream_load(m, w.stream);
-	/* replay the winner's matches from its leaf up: a fixed path of
-	 * log2 k steps with no branch on the data, which a round-robin of
-	 * many rings would mispredict at every level of a heap */
-	for (u32 n = (m->leaves + (w.stream & ~DONE)) / 2; n >= 1; n /= 2) {
-		struct merge_node loser = m->tree[n];
-		int loser_wins = node_before(loser, w);
-
-		m->tree[n] = loser_wins ? w : loser;
-		w = loser_wins ? loser : w;
-	}
-	m->tree[0] = w;
-	return h;
+	/* a slice can be empty when the window trimmed all it had */
+	while (m->next == m->nr)
+		if (!merge__slice(m))
+			return NULL;
+	r = m->sorted[m->next++];
+	*time = r.time;
+	return (const void *)m->recs[r.off];
 }
 
 void merge__sort_refs(struct timed_ref *refs, struct timed_ref *scratch, u64 nr)
