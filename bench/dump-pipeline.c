@@ -6,7 +6,8 @@
  * across the rings at random are captured, indexed, trimmed, merged and
  * written to a perf.data in DIR, as a dump does (util/dump.c). One line
  * per configuration: time and peak RSS per GB of ring, and peak RSS
- * against its bound (rings + capture buffers, indexes, merge slices). */
+ * against its bound (rings + capture buffers, indexes, merge slices and
+ * stages). */
 #include "util/dump.h"
 #include "util/event.h"
 #include "util/evlist.h"

@@ -58,7 +58,7 @@ struct dump {
 	const struct evlist *evlist;	/* attrs and features of the files */
 	u64 id_sample_type;
 	struct dump_opts opts;
-	u64 memory;			/* capture buffers, their indexes, the merge's slices */
+	u64 memory;			/* capture buffers, their indexes, the merge's slices, the stages */
 	/* handed over by the capture */
 	struct buf fwd;			/* the tracking log, then the pending forward records */
 	u64 log_len;
