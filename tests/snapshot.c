@@ -851,7 +851,7 @@ static int test_stage_pipe(struct test_ctx *ctx)
 	if (out.fd < 0)
 		goto out;
 	unlink(tmpl);
-	stage_pipe__start(&pipe, &out);
+	stage_pipe__start(&pipe, &out, 0);
 	for (int i = 0; i < STAGES && !err; i++) {
 		char *stage = stage_pipe__stage(&pipe);
 
@@ -883,7 +883,7 @@ static int test_stage_pipe(struct test_ctx *ctx)
 	close(out.fd);
 	out.fd = open("/dev/null", O_RDONLY);
 	out.data_size = 0;
-	stage_pipe__start(&pipe, &out);
+	stage_pipe__start(&pipe, &out, 0);
 	for (int i = 0; i < STAGES && !err; i++) {
 		memset(stage_pipe__stage(&pipe), 0, 64);
 		err = stage_pipe__put(&pipe, 64);
@@ -908,7 +908,7 @@ static int test_stage_pipe(struct test_ctx *ctx)
 		CPU_SET(cpu, &one);
 		if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one))
 			goto pinned_done;
-		stage_pipe__start(&pipe, &out);
+		stage_pipe__start(&pipe, &out, 0);
 		pthread_getaffinity_np(pipe.tid, sizeof(its), &its);
 		stage_pipe__finish(&pipe);
 		pthread_getaffinity_np(pipe.tid, sizeof(after), &after);

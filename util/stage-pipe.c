@@ -23,8 +23,12 @@ static void *stage_pipe__writer(void *arg)
 		i = p->tail;
 		pthread_mutex_unlock(&p->lock);
 		/* after a failure the rest is dropped: the file is abandoned */
-		err = p->err ? 0 : perf_data__put_ring(p->out,
-				&(struct iovec){ p->buf[i], p->len[i] }, 1);
+		if (p->err)
+			err = 0;
+		else if (p->feeds)
+			err = perf_data__write_ring(p->out, &(struct iovec){ p->buf[i], p->len[i] }, 1);
+		else
+			err = perf_data__put_ring(p->out, &(struct iovec){ p->buf[i], p->len[i] }, 1);
 		pthread_mutex_lock(&p->lock);
 		if (err && !p->err)
 			p->err = err;
@@ -98,10 +102,11 @@ void stage_pipe__exit(struct stage_pipe *p)
 	memset(p, 0, sizeof(*p));
 }
 
-void stage_pipe__start(struct stage_pipe *p, struct perf_data *out)
+void stage_pipe__start(struct stage_pipe *p, struct perf_data *out, int feeds)
 {
 	/* the thread is idle: nothing handed over, nothing to read these */
 	p->out = out;
+	p->feeds = feeds;
 	p->err = 0;
 	stage_pipe__spread(p);
 }

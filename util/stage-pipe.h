@@ -20,6 +20,7 @@ struct stage_pipe {
 	size_t size;		/* the bytes a stage holds */
 	int tail, count;	/* the stages handed over and not yet written, oldest first */
 	struct perf_data *out;	/* the file being written, the thread's alone meanwhile */
+	int feeds;		/* its writes feed out->hits (else the caller does) */
 	int err;		/* the first write's -errno in this file */
 	int quit, running;
 	cpu_set_t home;		/* the thread's CPUs before a dump kept it off one */
@@ -34,9 +35,10 @@ struct stage_pipe {
  * a half-made pipe. */
 int stage_pipe__init(struct stage_pipe *p, size_t size);
 void stage_pipe__exit(struct stage_pipe *p);
-/* The stages that follow go to out (perf_data__put_ring(): the caller
- * feeds out->hits, if it wants, as it fills them). */
-void stage_pipe__start(struct stage_pipe *p, struct perf_data *out);
+/* The stages that follow go to out: perf_data__write_ring() when the
+ * pipe feeds out->hits too, else perf_data__put_ring() (the caller feeds
+ * it, if it wants, as it fills them). */
+void stage_pipe__start(struct stage_pipe *p, struct perf_data *out, int feeds);
 /* The stage to fill next, once one is free: the pipe's, not to be freed. */
 char *stage_pipe__stage(struct stage_pipe *p);
 /* Hands over the stage from stage_pipe__stage() with len bytes in it.
