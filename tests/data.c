@@ -171,13 +171,13 @@ static int fuzz_reader(const char *path, const char *dir, struct test_ctx *ctx)
 static int check_reserve(const char *dir, struct evlist *l, struct test_ctx *ctx)
 {
 	enum { ROOM = 8 << 20 };
-	char path[256], err[512];
+	char path[256], err[512] = "";
 	struct header_info info = { .evlist = l, .first_sample_time = 10, .last_sample_time = 10 };
-	struct perf_data d;
+	struct perf_data d = { .fd = -1 };
 	struct perf_reader r;
 	struct buf b = { 0 };
 	struct stat st;
-	int fd, can;
+	int fd, can, ret = TEST_FAIL;
 
 	/* can this filesystem allocate past a file's end at all? */
 	snprintf(path, sizeof(path), "%s/probe", dir);
@@ -190,24 +190,38 @@ static int check_reserve(const char *dir, struct evlist *l, struct test_ctx *ctx
 	snprintf(path, sizeof(path), "%s/reserve.data", dir);
 	TEST_ASSERT(!perf_data__create(&d, path, l, err, sizeof(err)), "%s", err);
 	perf_data__reserve(&d, ROOM);
-	TEST_ASSERT(!fstat(d.fd, &st), "fstat");
-	if (can)
-		TEST_ASSERT((u64)st.st_blocks * 512 >= ROOM && (u64)st.st_size == d.data_offset,
-			    "reserve: %llu bytes allocated, size %llu",
-			    (unsigned long long)st.st_blocks * 512, (unsigned long long)st.st_size);
-	else
+	if (fstat(d.fd, &st))
+		goto out;
+	if (can && ((u64)st.st_blocks * 512 < ROOM || (u64)st.st_size != d.data_offset)) {
+		snprintf(err, sizeof(err), "reserve: %llu bytes allocated, size %llu",
+			 (unsigned long long)st.st_blocks * 512, (unsigned long long)st.st_size);
+		goto out;
+	}
+	if (!can)
 		TEST_LOG(ctx, "  no fallocate on %s: the room asked for is not checked\n", dir);
 	put_sample(&b, 100, 0x1000, 42, 43, 10, 1);
-	TEST_ASSERT(!b.err && !perf_data__write(&d, b.p, b.len), "write");
-	buf__release(&b);
-	TEST_ASSERT(!perf_data__commit(&d, &info, 0, err, sizeof(err)), "%s", err);
-	TEST_ASSERT(!stat(path, &st) && (u64)st.st_blocks * 512 < ROOM / 8,
-		    "the file keeps %llu bytes allocated for its %llu",
-		    (unsigned long long)st.st_blocks * 512, (unsigned long long)st.st_size);
-	TEST_ASSERT(!reader__open(&r, path, err, sizeof(err)), "%s", err);
+	if (b.err || perf_data__write(&d, b.p, b.len)) {
+		snprintf(err, sizeof(err), "write");
+		goto out;
+	}
+	if (perf_data__commit(&d, &info, 0, err, sizeof(err)))
+		goto out;
+	if (stat(path, &st) || (u64)st.st_blocks * 512 >= ROOM / 8) {
+		snprintf(err, sizeof(err), "the file keeps %llu bytes allocated for its %llu",
+			 (unsigned long long)st.st_blocks * 512, (unsigned long long)st.st_size);
+		goto out;
+	}
+	if (reader__open(&r, path, err, sizeof(err)))
+		goto out;
 	reader__close(&r);
+	ret = TEST_OK;
+out:
+	if (ret != TEST_OK)
+		fprintf(stderr, "  FAILED: check_reserve: %s\n", err);
+	perf_data__abort(&d);	/* commit left nothing to undo: a no-op then */
+	buf__release(&b);
 	unlink(path);
-	return TEST_OK;
+	return ret;
 }
 
 static int test_data(struct test_ctx *ctx)

@@ -482,6 +482,131 @@ out:
 	return ret;
 }
 
+/* Merges NR streams of the given times (trimmed below window where trim
+ * says) and checks that every record not trimmed comes out once, in
+ * (time, stream, position) order, and that the trimmed ones are counted. */
+static int merge_check(const char *what, int nr, u64 *const *times, const u32 *lens,
+		       const int *trim, u64 window)
+{
+	struct buf b[4] = { 0 };
+	u32 *offs[4] = { 0 }, next_pos[4] = { 0 }, last_stream = 0;
+	u64 t, n, k = 0, want = 0, trimmed = 0, last_time = 0;
+	struct merge m = { 0 };
+	const struct perf_event_header *h;
+	int ret = TEST_FAIL;
+
+	for (int s = 0; s < nr; s++) {
+		offs[s] = calloc(lens[s] + 1, sizeof(u32));
+		if (!offs[s])
+			goto out;
+		n = 0;
+		for (u32 i = 0; i < lens[s]; i++) {
+			put_sample(&b[s], offs[s], &n, times[s][i], s * 1000000 + i);
+			if (trim[s] && times[s][i] < window)
+				trimmed++;
+			else
+				want++;
+		}
+		if (b[s].err)
+			goto out;
+	}
+	if (merge__reserve(&m, nr))
+		goto out;
+	for (int s = 0; s < nr; s++) {
+		m.streams[s] = (struct merge_stream){
+			.base = b[s].p, .offs = offs[s], .times = times[s], .nr = lens[s],
+			.trim = trim[s],
+		};
+		while (trim[s] && next_pos[s] < lens[s] && times[s][next_pos[s]] < window)
+			next_pos[s]++;
+	}
+	m.nr_streams = nr;
+	merge__start(&m, window);
+	while ((h = merge__next(&m, &t))) {
+		u32 pid, stream, pos;
+
+		memcpy(&pid, (const char *)h + SAMPLE_PID_OFFSET, 4);
+		stream = pid / 1000000;
+		pos = pid % 1000000;
+		if (stream >= (u32)nr || pos != next_pos[stream] || t != times[stream][pos] ||
+		    t < last_time || (t == last_time && stream < last_stream)) {
+			fprintf(stderr, "  FAILED merge %s: record %llu: stream %u #%u at %llu after "
+				"stream %u at %llu (#%u expected)\n", what, (unsigned long long)k,
+				stream, pos, (unsigned long long)t, last_stream,
+				(unsigned long long)last_time,
+				stream < (u32)nr ? next_pos[stream] : 0);
+			goto out;
+		}
+		next_pos[stream]++;
+		last_time = t;
+		last_stream = stream;
+		k++;
+	}
+	if (k != want || m.trimmed != trimmed) {
+		fprintf(stderr, "  FAILED merge %s: %llu of %llu records, %llu of %llu trimmed\n",
+			what, (unsigned long long)k, (unsigned long long)want,
+			(unsigned long long)m.trimmed, (unsigned long long)trimmed);
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	merge__exit(&m);
+	for (int s = 0; s < nr; s++) {
+		buf__release(&b[s]);
+		free(offs[s]);
+	}
+	if (ret != TEST_OK && k == 0 && want)
+		fprintf(stderr, "  FAILED merge %s: set-up\n", what);
+	return ret;
+}
+
+/* Slices that overflow: one time that fills a slice but is not the
+ * earliest at a cursor (a later stream holds earlier records, which must
+ * not come after it), at 1000 and at UINT64_MAX, and a slice undone after an earlier stream gave it
+ * records and trimmed samples (every cursor and the count go back). */
+static int test_merge_overflow(struct test_ctx *ctx)
+{
+	enum { SAME = 8193, DENSE = 20000, SPREAD = 20001 };
+	u64 *t[3] = { 0 };
+	int ret = TEST_FAIL;
+
+	(void)ctx;
+	for (int s = 0; s < 3; s++)
+		if (!(t[s] = calloc(SPREAD, sizeof(u64))))
+			goto out;
+	/* stream 0: 8193 records at 1000; stream 1: at 0 and 501 */
+	for (u32 i = 0; i < SAME; i++)
+		t[0][i] = 1000;
+	t[1][0] = 0;
+	t[1][1] = 501;
+	if (merge_check("one time", 2, t, (const u32[]){ SAME, 2 }, (const int[]){ 0, 0 }, 0))
+		goto out;
+	/* the same at the largest time, where a slice's end is clamped to it */
+	for (u32 i = 0; i < SAME; i++)
+		t[0][i] = UINT64_MAX;
+	t[1][0] = (1ULL << 63) + 10;
+	t[1][1] = (1ULL << 63) + 20;
+	if (merge_check("the largest time", 2, t, (const u32[]){ SAME, 2 },
+			(const int[]){ 0, 0 }, 0))
+		goto out;
+	/* stream 0: one a ns, its first 100 trimmed; stream 1: a burst of
+	 * 9000 in 9 ns, then one every 10 ns, so that the first slices, as
+	 * wide as the density of its middle half says, overflow in stream 1
+	 * after stream 0 gave them records and trimmed samples */
+	for (u32 i = 0; i < SPREAD; i++)
+		t[0][i] = i;
+	for (u32 i = 0; i < DENSE; i++)
+		t[1][i] = i < 9000 ? i / 1000 : 10 + 10 * (u64)(i - 9000);
+	if (merge_check("undone", 2, t, (const u32[]){ SPREAD, DENSE }, (const int[]){ 1, 0 },
+			100))
+		goto out;
+	ret = TEST_OK;
+out:
+	for (int s = 0; s < 3; s++)
+		free(t[s]);
+	return ret;
+}
+
 static int test_triggers(struct test_ctx *ctx)
 {
 	static const char *const bad[] = { "foo", "10", "0s", "-1s", "10x", "", "s", "1.5s", "0M",
@@ -1004,7 +1129,8 @@ out:
 static int test_snapshot(struct test_ctx *ctx)
 {
 	int (*const parts[])(struct test_ctx *) = {
-		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_merge_slices, test_triggers,
+		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_merge_slices, test_merge_overflow,
+		test_triggers,
 		test_rotation, test_tracking, test_prelude, test_capture_crew, test_stage_pipe,
 		test_index_grows,
 	};

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define TMP_TAG ".tmp."
@@ -179,7 +180,14 @@ fail:
 
 void perf_data__reserve(struct perf_data *d, u64 bytes)
 {
+	struct statvfs vfs;
+
 	if (d->pipe || d->fd < 0 || !bytes)
+		return;
+	/* an allocation that fails keeps what it got (ext4, XFS): one that
+	 * could fill the filesystem is not asked for, as the room asked may
+	 * be more than the dump writes */
+	if (fstatvfs(d->fd, &vfs) || bytes > (u64)vfs.f_bavail * vfs.f_frsize / 2)
 		return;
 	(void)fallocate(d->fd, FALLOC_FL_KEEP_SIZE, d->data_offset + d->data_size, bytes);
 }

@@ -65,9 +65,10 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
  * the file (its size stays), as one allocation before the writes: a
  * filesystem that allocates as the page cache fills (ext4's delayed
  * allocation) then writes a large dump in about two thirds of the time.
- * Only a hint: a filesystem without it or short of room changes nothing
- * (the writes then say what is wrong), and the file's end drops what was
- * not used. */
+ * Only a hint: nothing is asked where bytes are more than half the free
+ * room (a failed allocation keeps what it got, and the writes would then
+ * say what is wrong), a filesystem without it changes nothing, and the
+ * file's end drops what was not used. */
 void perf_data__reserve(struct perf_data *d, u64 bytes);
 /* Append to the data section. 0 or -errno (-ENOSPC ...). */
 int perf_data__write(struct perf_data *d, const void *buf, size_t len);

@@ -86,9 +86,10 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 	if (!d->done)
 		goto fail;
 	err = stage_pipe__init(&d->pipe, STAGE_BYTES);
-	d->memory += STAGE_PIPE_DEPTH * (u64)STAGE_BYTES;
-	if (!err)
+	if (!err) {
+		d->memory += STAGE_PIPE_DEPTH * (u64)STAGE_BYTES;
 		return d;
+	}
 fail:
 	dump__delete(d);
 	errno = -err;

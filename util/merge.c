@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Records a slice aims at, per stream at least: enough that gathering
- * visits each stream for a run of records, few enough that a slice stays
- * in the caches. It holds up to four times as many. */
+/* Records a slice aims at: enough that gathering visits each stream for a
+ * run of records (SLICE_PER_STREAM a stream at least, so that the visits
+ * cost no more per record with more streams), few enough that a slice
+ * stays in the caches. It holds up to four times as many. */
 #define SLICE_RECORDS 2048
 #define SLICE_PER_STREAM 4
 /* The counting sort's buckets: a slice of SLICE_RECORDS spread evenly puts
@@ -15,9 +16,14 @@
 /* A bucket holding more is sorted by merge__sort_refs(), not by insertion. */
 #define INSERTION_MAX 16
 
+static u32 slice_aim_for(int nr)
+{
+	return MAX(SLICE_RECORDS, SLICE_PER_STREAM * (u32)nr);
+}
+
 static u32 slice_cap_for(int nr)
 {
-	return 4 * MAX(SLICE_RECORDS, SLICE_PER_STREAM * (u32)nr);
+	return 4 * slice_aim_for(nr);
 }
 
 u64 merge__bytes(int nr)
@@ -29,14 +35,18 @@ u64 merge__bytes(int nr)
 	       (SORT_BUCKETS + 1) * sizeof(u32);
 }
 
-/* Resizes the array at *p to bytes, leaving it as it was on failure. */
+/* Resizes the array whose pointer is at p to bytes, leaving it as it was
+ * on failure. The pointer is copied, not read through a void **: it is a
+ * pointer of another type. */
 static int resize(void *p, size_t bytes)
 {
-	void *n = realloc(*(void **)p, bytes);
+	void *old, *n;
 
+	memcpy(&old, p, sizeof(old));
+	n = realloc(old, bytes);
 	if (!n)
 		return -ENOMEM;
-	*(void **)p = n;
+	memcpy(p, &n, sizeof(n));
 	return 0;
 }
 
@@ -57,6 +67,7 @@ int merge__reserve(struct merge *m, int nr)
 			return -ENOMEM;
 		m->slice_cap = cap;
 	}
+	m->slice_aim = slice_aim_for(nr);
 	m->cap = nr;
 	return 0;
 }
@@ -82,32 +93,33 @@ static int trimmed_out(const struct merge *m, const struct merge_stream *st, u64
 
 void merge__start(struct merge *m, u64 window)
 {
-	u64 first = UINT64_MAX, last = 0, total = 0;
+	double per_ns = 0;
 
 	m->window = window;
 	m->trimmed = 0;
 	m->nr = m->next = 0;
+	/* a first width, from each stream's density over its middle half:
+	 * records with no time (0) or far apart at either end would make
+	 * the whole span a poor guess, paid for in undone slices */
 	for (int s = 0; s < m->nr_streams; s++) {
 		struct merge_stream *st = &m->streams[s];
 
 		st->pos = 0;
-		if (!st->nr)
-			continue;
-		first = MIN(first, st->times[0]);
-		last = MAX(last, st->times[st->nr - 1]);
-		total += st->nr;
+		if (st->nr >= 4 && st->times[3 * st->nr / 4] > st->times[st->nr / 4])
+			per_ns += (st->nr / 2) / (double)(st->times[3 * st->nr / 4] -
+							  st->times[st->nr / 4]);
 	}
-	/* a first guess, as if the records were spread evenly */
-	m->width = total > SLICE_RECORDS && last > first ?
-		   MAX((last - first) / (total / SLICE_RECORDS), 1) : UINT64_MAX;
+	m->width = per_ns > 0 && m->slice_aim / per_ns < (double)(UINT64_MAX / 2) ?
+		   MAX((u64)(m->slice_aim / per_ns), 1) : UINT64_MAX / 2;
 }
 
-/* Gathers every stream's records up to time end (the run at its cursor),
- * stream after stream. Returns 1 with the slice, or 0 with every cursor as
- * it was when more records than a slice holds came first: unless one time
- * alone (or the narrowest slice there is) fills it, which is kept as far
- * as it went and comes out in order, as the rest follows in the next. */
-static int merge__gather(struct merge *m, u64 end, u64 *lo, u64 *hi)
+/* Gathers every stream's records from start (the earliest at a cursor)
+ * up to time end, the run at each cursor, stream after stream. Returns 1
+ * with the slice, or 0 with every cursor as it was when more records than
+ * a slice holds came first. Unless all it took are at start: they are
+ * kept as far as it went, since no stream not yet visited holds anything
+ * earlier, and at equal times the lower stream goes first. */
+static int merge__gather(struct merge *m, u64 start, u64 end, u64 *lo, u64 *hi)
 {
 	u64 trimmed = m->trimmed;
 
@@ -128,7 +140,7 @@ static int merge__gather(struct merge *m, u64 end, u64 *lo, u64 *hi)
 			}
 			if (m->nr == m->slice_cap) {
 				st->pos = pos;
-				if (end <= *lo || m->width == 1)
+				if (*hi <= start)
 					return 1;
 				for (int r = 0; r <= s; r++)
 					m->streams[r].pos = m->restart[r];
@@ -147,6 +159,8 @@ static int merge__gather(struct merge *m, u64 end, u64 *lo, u64 *hi)
 			*hi = MAX(*hi, t);
 		}
 		st->pos = pos;
+		if (pos >= st->nr)
+			continue;
 		/* the next slice starts here, after a visit to every other
 		 * stream: too few records for the hardware to see a stream */
 		__builtin_prefetch(&st->times[pos], 0, 2);
@@ -217,15 +231,15 @@ static int merge__slice(struct merge *m)
 	for (;;) {
 		u64 end = m->width > UINT64_MAX - start ? UINT64_MAX : start + m->width - 1;
 
-		if (merge__gather(m, end, &lo, &hi))
+		if (merge__gather(m, start, end, &lo, &hi))
 			break;
 		/* too many for one slice: half the time */
 		m->width = MAX(m->width / 2, 1);
 	}
-	/* aim the next one at SLICE_RECORDS */
-	if (m->nr < SLICE_RECORDS / 2 && m->width <= UINT64_MAX / 2)
+	/* aim the next one at slice_aim records */
+	if (m->nr < m->slice_aim / 2 && m->width <= UINT64_MAX / 2)
 		m->width *= 2;
-	else if (m->nr > 2 * SLICE_RECORDS)
+	else if (m->nr > 2 * m->slice_aim)
 		m->width = MAX(m->width / 2, 1);
 	m->next = 0;
 	if (m->nr)

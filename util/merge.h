@@ -21,7 +21,7 @@ struct timed_ref {
 };
 
 /* A k-way merge of time-ordered streams, pulled one record at a time, at a
- * cost per record that does not grow with k. It goes a slice of time at a
+ * cost per record that hardly grows with k. It goes a slice of time at a
  * time: every stream's records of the slice (a run at its cursor) are
  * gathered, stream after stream, and put in order by a counting sort on
  * their times. A heap or tournament tree pays log2 k mispredicted steps a
@@ -42,6 +42,7 @@ struct merge {
 	u32 *counts;		/* the counting sort's buckets, then its positions */
 	u64 *restart;		/* each stream's cursor at the slice's start */
 	u32 slice_cap;		/* the most records a slice holds */
+	u32 slice_aim;		/* the records a slice's width aims at */
 	u32 nr, next;		/* records in the slice, and handed out */
 	u64 width;		/* of the next slice in time, adapted as they come */
 };
