@@ -359,7 +359,7 @@ static void record__print_memory(struct record *rec)
 		       h->nr_slots, (unsigned long long)(rec->opts.mmap_bytes >> 10),
 		       (unsigned long long)(rec->tracking.log.cap >> 10));
 	if (!h || rec->dump->nr_rings)
-		pr_err("[ perf record: memory: %d rings of %lluK, capture buffers %lluK, tracking "
+		pr_err("[ perf record: memory: %d rings of %lluK, dump buffers %lluK, tracking "
 		       "%lluK ]\n", rec->dump->nr_rings,
 		       (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
 		       (unsigned long long)(rec->dump->memory >> 10),
