@@ -10,9 +10,11 @@
  * stays in the caches. It holds up to four times as many. */
 #define SLICE_RECORDS 2048
 #define SLICE_PER_STREAM 4
-/* The counting sort's buckets: a slice of SLICE_RECORDS spread evenly puts
- * about one record in each, which leaves little for the insertion sort. */
+/* The counting sort's buckets: twice the slice's records (a power of two,
+ * so about one record or none in each, which leaves little for the
+ * insertion sort), and no more to clear and walk for a small slice. */
 #define SORT_BUCKETS 4096
+#define SORT_BUCKETS_MIN 64
 /* A bucket holding more is sorted by merge__sort_refs(), not by insertion. */
 #define INSERTION_MAX 16
 
@@ -188,21 +190,23 @@ static void insertion_sort(struct timed_ref *r, u32 n)
  * times' high bits within the slice, then each bucket sorted whole. */
 static void merge__sort_slice(struct merge *m, u64 lo, u64 hi)
 {
-	u32 *counts = m->counts, shift = 0;
+	u32 *counts = m->counts, shift = 0, buckets = SORT_BUCKETS_MIN;
 
-	while (((hi - lo) >> shift) >= SORT_BUCKETS)
+	while (buckets < 2 * m->nr && buckets < SORT_BUCKETS)
+		buckets *= 2;
+	while (((hi - lo) >> shift) >= buckets)
 		shift++;
-	memset(counts, 0, (SORT_BUCKETS + 1) * sizeof(*counts));
+	memset(counts, 0, (buckets + 1) * sizeof(*counts));
 	for (u32 i = 0; i < m->nr; i++)
 		counts[((m->gathered[i].time - lo) >> shift) + 1]++;
-	for (u32 b = 1; b <= SORT_BUCKETS; b++)
+	for (u32 b = 1; b <= buckets; b++)
 		counts[b] += counts[b - 1];
 	/* counts[b]: where bucket b starts, then (as it fills) where it ends */
 	for (u32 i = 0; i < m->nr; i++)
 		m->sorted[counts[(m->gathered[i].time - lo) >> shift]++] = m->gathered[i];
 	if (!shift)
 		return;		/* a bucket a time: in order already */
-	for (u32 b = 0, start = 0; b < SORT_BUCKETS; start = counts[b++]) {
+	for (u32 b = 0, start = 0; b < buckets; start = counts[b++]) {
 		u32 n = counts[b] - start;
 
 		if (n > INSERTION_MAX)

@@ -14,21 +14,22 @@ static void *stage_pipe__writer(void *arg)
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		int i, err;
+		struct iovec iov;
+		int err;
 
 		while (!p->quit && !p->count)
 			pthread_cond_wait(&p->filled, &p->lock);
 		if (!p->count)
 			break;		/* quit, and all written */
-		i = p->tail;
+		iov = (struct iovec){ p->buf[p->tail], p->len[p->tail] };
 		pthread_mutex_unlock(&p->lock);
 		/* after a failure the rest is dropped: the file is abandoned */
 		if (p->err)
 			err = 0;
 		else if (p->feeds)
-			err = perf_data__write_ring(p->out, &(struct iovec){ p->buf[i], p->len[i] }, 1);
+			err = perf_data__write_ring(p->out, &iov, 1);
 		else
-			err = perf_data__put_ring(p->out, &(struct iovec){ p->buf[i], p->len[i] }, 1);
+			err = perf_data__put_ring(p->out, &iov, 1);
 		pthread_mutex_lock(&p->lock);
 		if (err && !p->err)
 			p->err = err;
