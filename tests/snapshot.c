@@ -373,131 +373,31 @@ out:
 	return ret;
 }
 
-/* Slices of every shape: one time held by more records than a slice has
- * room for, a dense stream trimmed to a window, a stream a little out of
- * order, times far apart up to the largest, an empty stream, and two
- * streams of bursts far apart, the second 1 ns ahead of the first (its
- * records gathered after the first's and sorted before them, a few or
- * many in a bucket). Every record comes out once; the streams in order
- * come out in (time, stream) order. */
-static int test_merge_slices(struct test_ctx *ctx)
-{
-	enum { NR = 7, SAME = 30000, DENSE = 20000, SHUFFLED = 9000, FAR = 201, BURSTS = 20000 };
-	static const u32 lens[NR] = { SAME, DENSE, SHUFFLED, FAR, BURSTS, 0, BURSTS };
-	struct buf b[NR] = { 0 };
-	u64 *times[NR] = { 0 }, t, n, last_time = 0, total = 0, k = 0, window = 5000;
-	u64 seed = 42, burst = 100000;
-	u32 *offs[NR] = { 0 }, next_pos[NR] = { 0 }, last_stream = 0;
-	u8 *seen = NULL;
-	struct merge m = { 0 };
-	const struct perf_event_header *h;
-	int ret = TEST_FAIL;
+enum { MERGE_CHECK_MAX = 8 };
 
-	(void)ctx;
-	for (int s = 0; s < NR; s++) {
-		times[s] = calloc(lens[s] + 1, sizeof(u64));
-		offs[s] = calloc(lens[s] + 1, sizeof(u32));
-		if (!times[s] || !offs[s])
-			goto out;
-		n = 0;
-		for (u32 i = 0; i < lens[s]; i++) {
-			switch (s) {
-			case 0: t = 1000; break;
-			case 1: t = 1000 + i; break;
-			/* every tenth record swapped with the one before */
-			case 2: t = 500 + 3 * (i % 10 == 9 ? i - 1 : i % 10 == 8 ? i + 1 : i); break;
-			case 3: t = i < 100 ? i : i < 200 ? (1ULL << 62) + i : UINT64_MAX; break;
-			case 4:
-				/* 40 records 0-2 ns apart, then 10 up to 200 us apart */
-				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-				burst += i % 50 < 40 ? (seed >> 33) % 3 : (seed >> 33) % 200000;
-				t = burst;
-				break;
-			default: t = times[4][i] - 1; break;
-			}
-			times[s][i] = t;
-			put_sample(&b[s], offs[s], &n, t, s * 100000 + i);
-		}
-		total += lens[s];
-	}
-	seen = calloc(NR * 100000, 1);
-	if (!seen || merge__reserve(&m, NR)) {
-		fprintf(stderr, "  FAILED merge_slices: out of memory\n");
-		goto out;
-	}
-	for (int s = 0; s < NR; s++)
-		m.streams[s] = (struct merge_stream){
-			.base = b[s].p, .offs = offs[s], .times = times[s], .nr = lens[s],
-			.trim = s == 1,
-		};
-	m.nr_streams = NR;
-	next_pos[1] = window - 1000;	/* the samples before are trimmed */
-	merge__start(&m, window);
-	while ((h = merge__next(&m, &t))) {
-		u32 pid, stream, pos;
-
-		memcpy(&pid, (const char *)h + SAMPLE_PID_OFFSET, 4);
-		stream = pid / 100000;
-		pos = pid % 100000;
-		if (stream >= NR || pos >= lens[stream] || seen[pid] || t != times[stream][pos] ||
-		    (stream == 1 && t < window)) {
-			fprintf(stderr, "  FAILED merge_slices: record %llu: stream %u #%u at %llu: "
-				"%s\n", (unsigned long long)k, stream, pos, (unsigned long long)t,
-				stream >= NR || pos >= lens[stream] ? "not a record" :
-				seen[pid] ? "twice" : stream == 1 && t < window ? "trimmed" :
-				"wrong time");
-			goto out;
-		}
-		seen[pid] = 1;
-		k++;
-		if (stream == 2)
-			continue;
-		if (pos != next_pos[stream] || t < last_time ||
-		    (t == last_time && stream < last_stream)) {
-			fprintf(stderr, "  FAILED merge_slices: record %llu: stream %u #%u at %llu "
-				"after stream %u at %llu (#%u expected)\n", (unsigned long long)k,
-				stream, pos, (unsigned long long)t, last_stream,
-				(unsigned long long)last_time, next_pos[stream]);
-			goto out;
-		}
-		next_pos[stream] = pos + 1;
-		last_time = t;
-		last_stream = stream;
-	}
-	if (k != total - (window - 1000) || m.trimmed != window - 1000) {
-		fprintf(stderr, "  FAILED merge_slices: %llu of %llu records merged, %llu trimmed\n",
-			(unsigned long long)k, (unsigned long long)total,
-			(unsigned long long)m.trimmed);
-		goto out;
-	}
-	ret = TEST_OK;
-out:
-	merge__exit(&m);
-	for (int s = 0; s < NR; s++) {
-		buf__release(&b[s]);
-		free(times[s]);
-		free(offs[s]);
-	}
-	free(seen);
-	return ret;
-}
-
-/* Merges NR streams of the given times (trimmed below window where trim
- * says) and checks that every record not trimmed comes out once, in
- * (time, stream, position) order, and that the trimmed ones are counted. */
+/* Merges nr streams of the given times (samples below window trimmed in
+ * the streams trim names) and checks that every record not trimmed comes
+ * out once, that the trimmed ones are counted, and that the streams not
+ * named loose (those in time order) come out in (time, stream, position)
+ * order. TEST_OK, or TEST_FAIL with a line saying why. */
 static int merge_check(const char *what, int nr, u64 *const *times, const u32 *lens,
-		       const int *trim, u64 window)
+		       const int *trim, const int *loose, u64 window)
 {
-	struct buf b[4] = { 0 };
-	u32 *offs[4] = { 0 }, next_pos[4] = { 0 }, last_stream = 0;
+	struct buf b[MERGE_CHECK_MAX] = { 0 };
+	u32 *offs[MERGE_CHECK_MAX] = { 0 }, next_pos[MERGE_CHECK_MAX] = { 0 }, last_stream = 0;
 	u64 t, n, k = 0, want = 0, trimmed = 0, last_time = 0;
+	u8 *seen[MERGE_CHECK_MAX] = { 0 };
 	struct merge m = { 0 };
 	const struct perf_event_header *h;
+	const char *why = "set-up";
 	int ret = TEST_FAIL;
 
+	if (nr > MERGE_CHECK_MAX)
+		goto out;
 	for (int s = 0; s < nr; s++) {
 		offs[s] = calloc(lens[s] + 1, sizeof(u32));
-		if (!offs[s])
+		seen[s] = calloc(lens[s] + 1, 1);
+		if (!offs[s] || !seen[s])
 			goto out;
 		n = 0;
 		for (u32 i = 0; i < lens[s]; i++) {
@@ -522,25 +422,38 @@ static int merge_check(const char *what, int nr, u64 *const *times, const u32 *l
 	}
 	m.nr_streams = nr;
 	merge__start(&m, window);
+	why = NULL;
 	while ((h = merge__next(&m, &t))) {
 		u32 pid, stream, pos;
 
 		memcpy(&pid, (const char *)h + SAMPLE_PID_OFFSET, 4);
 		stream = pid / 1000000;
 		pos = pid % 1000000;
-		if (stream >= (u32)nr || pos != next_pos[stream] || t != times[stream][pos] ||
-		    t < last_time || (t == last_time && stream < last_stream)) {
-			fprintf(stderr, "  FAILED merge %s: record %llu: stream %u #%u at %llu after "
-				"stream %u at %llu (#%u expected)\n", what, (unsigned long long)k,
-				stream, pos, (unsigned long long)t, last_stream,
-				(unsigned long long)last_time,
-				stream < (u32)nr ? next_pos[stream] : 0);
+		if (stream >= (u32)nr || pos >= lens[stream])
+			why = "not a record";
+		else if (seen[stream][pos])
+			why = "twice";
+		else if (t != times[stream][pos])
+			why = "wrong time";
+		else if (trim[stream] && t < window)
+			why = "trimmed";
+		else if (!loose[stream] && (pos != next_pos[stream] || t < last_time ||
+					    (t == last_time && stream < last_stream)))
+			why = "out of order";
+		if (why) {
+			fprintf(stderr, "  FAILED merge %s: record %llu: stream %u #%u at %llu, after "
+				"stream %u at %llu: %s\n", what, (unsigned long long)k, stream, pos,
+				(unsigned long long)t, last_stream, (unsigned long long)last_time,
+				why);
 			goto out;
 		}
-		next_pos[stream]++;
+		seen[stream][pos] = 1;
+		k++;
+		if (loose[stream])
+			continue;
+		next_pos[stream] = pos + 1;
 		last_time = t;
 		last_stream = stream;
-		k++;
 	}
 	if (k != want || m.trimmed != trimmed) {
 		fprintf(stderr, "  FAILED merge %s: %llu of %llu records, %llu of %llu trimmed\n",
@@ -550,13 +463,57 @@ static int merge_check(const char *what, int nr, u64 *const *times, const u32 *l
 	}
 	ret = TEST_OK;
 out:
+	if (why && !strcmp(why, "set-up"))
+		fprintf(stderr, "  FAILED merge %s: set-up\n", what);
 	merge__exit(&m);
-	for (int s = 0; s < nr; s++) {
+	for (int s = 0; s < nr && s < MERGE_CHECK_MAX; s++) {
 		buf__release(&b[s]);
 		free(offs[s]);
+		free(seen[s]);
 	}
-	if (ret != TEST_OK && k == 0 && want)
-		fprintf(stderr, "  FAILED merge %s: set-up\n", what);
+	return ret;
+}
+
+/* Slices of every shape: one time held by more records than a slice has
+ * room for, a dense stream trimmed to a window, a stream a little out of
+ * order, times far apart up to the largest, an empty stream, and two
+ * streams of bursts far apart, the second 1 ns ahead of the first (its
+ * records gathered after the first's and sorted before them, a few or
+ * many in a bucket). */
+static int test_merge_slices(struct test_ctx *ctx)
+{
+	enum { NR = 7, SAME = 30000, DENSE = 20000, SHUFFLED = 9000, FAR = 201, BURSTS = 20000 };
+	static const u32 lens[NR] = { SAME, DENSE, SHUFFLED, FAR, BURSTS, 0, BURSTS };
+	static const int trim[NR] = { [1] = 1 }, loose[NR] = { [2] = 1 };
+	u64 *times[NR] = { 0 }, seed = 42, burst = 100000, t;
+	int ret = TEST_FAIL;
+
+	(void)ctx;
+	for (int s = 0; s < NR; s++) {
+		if (!(times[s] = calloc(lens[s] + 1, sizeof(u64))))
+			goto out;
+		for (u32 i = 0; i < lens[s]; i++) {
+			switch (s) {
+			case 0: t = 1000; break;
+			case 1: t = 1000 + i; break;
+			/* every tenth record swapped with the one before */
+			case 2: t = 500 + 3 * (i % 10 == 9 ? i - 1 : i % 10 == 8 ? i + 1 : i); break;
+			case 3: t = i < 100 ? i : i < 200 ? (1ULL << 62) + i : UINT64_MAX; break;
+			case 4:
+				/* 40 records 0-2 ns apart, then 10 up to 200 us apart */
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				burst += i % 50 < 40 ? (seed >> 33) % 3 : (seed >> 33) % 200000;
+				t = burst;
+				break;
+			default: t = times[4][i] - 1; break;
+			}
+			times[s][i] = t;
+		}
+	}
+	ret = merge_check("slices", NR, times, lens, trim, loose, 5000);
+out:
+	for (int s = 0; s < NR; s++)
+		free(times[s]);
 	return ret;
 }
 
@@ -579,7 +536,8 @@ static int test_merge_overflow(struct test_ctx *ctx)
 		t[0][i] = 1000;
 	t[1][0] = 0;
 	t[1][1] = 501;
-	if (merge_check("one time", 2, t, (const u32[]){ SAME, 2 }, (const int[]){ 0, 0 }, 0))
+	if (merge_check("one time", 2, t, (const u32[]){ SAME, 2 }, (const int[]){ 0, 0 },
+			(const int[]){ 0, 0 }, 0))
 		goto out;
 	/* the same at the largest time, where a slice's end is clamped to it */
 	for (u32 i = 0; i < SAME; i++)
@@ -587,7 +545,7 @@ static int test_merge_overflow(struct test_ctx *ctx)
 	t[1][0] = (1ULL << 63) + 10;
 	t[1][1] = (1ULL << 63) + 20;
 	if (merge_check("the largest time", 2, t, (const u32[]){ SAME, 2 },
-			(const int[]){ 0, 0 }, 0))
+			(const int[]){ 0, 0 }, (const int[]){ 0, 0 }, 0))
 		goto out;
 	/* stream 0: one a ns, its first 100 trimmed; stream 1: a burst of
 	 * 9000 in 9 ns, then one every 10 ns, so that the first slices, as
@@ -598,7 +556,7 @@ static int test_merge_overflow(struct test_ctx *ctx)
 	for (u32 i = 0; i < DENSE; i++)
 		t[1][i] = i < 9000 ? i / 1000 : 10 + 10 * (u64)(i - 9000);
 	if (merge_check("undone", 2, t, (const u32[]){ SPREAD, DENSE }, (const int[]){ 1, 0 },
-			100))
+			(const int[]){ 0, 0 }, 100))
 		goto out;
 	ret = TEST_OK;
 out:
