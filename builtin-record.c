@@ -359,9 +359,10 @@ static void record__print_memory(struct record *rec)
 		       h->nr_slots, (unsigned long long)(rec->opts.mmap_bytes >> 10),
 		       (unsigned long long)(rec->tracking.log.cap >> 10));
 	if (!h || rec->dump->nr_rings)
-		pr_err("[ perf record: memory: %d rings of %lluK, dump buffers %lluK, tracking "
+		pr_err("[ perf record: memory: %d rings of %lluK%s, dump buffers %lluK, tracking "
 		       "%lluK ]\n", rec->dump->nr_rings,
 		       (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
+		       evlist__twinned(rec->evlist) ? " and as many twin rings" : "",
 		       (unsigned long long)(rec->dump->memory >> 10),
 		       (unsigned long long)(rec->tracking.log.cap >> 10));
 }
@@ -507,6 +508,22 @@ static int record__check_memory(struct record *rec)
 		 (unsigned long long)(ring >> 20), (unsigned long long)(need >> 20),
 		 (unsigned long long)(avail >> 20));
 	return -ENOMEM;
+}
+
+/* Dumps that come while recording read each ring where it is, standing
+ * still, while twin events write into rings of their own: the capture
+ * copies nothing and takes the same time for rings of any size. Not
+ * when the workload's exec enables the events (enable_on_exec): which of
+ * them the kernel has enabled is not known then. Without twins, which
+ * take as much memory again in the kernel's rings, dumps copy the rings. */
+static void record__open_twins(struct record *rec)
+{
+	char why[256];
+
+	if (!rec->opts.overwrite || rec->opts.per_task || !rec->so.kind || rec->opts.history_size)
+		return;
+	if (evlist__open_twins(rec->evlist, why, sizeof(why)) && rec->opts.verbose)
+		pr_err("[ perf record: %s: dumps copy the rings ]\n", why);
 }
 
 /* Overwrite mode: capture buffers for every ring, and the dump writer. */
@@ -659,6 +676,8 @@ int cmd_record(int argc, const char **argv)
 				   opts->quiet ? -1 : opts->verbose);
 	if (!err)
 		err = record__check_memory(&rec);
+	if (!err)
+		record__open_twins(&rec);
 	if (!err)
 		err = evlist__mmap(rec.evlist, opts->mmap_bytes, opts->bwd_mmap_bytes,
 				   rec.err, sizeof(rec.err));

@@ -137,7 +137,9 @@ static int capture(struct ring_copy *rc, struct counts *c, u64 id)
  * "keep from the ring enabled later what is newer than all the other's" is
  * exact on a switch to the twin opened later; on a switch back it keeps the
  * overlap's last hit twice, and no cut by time tells that hit from the next
- * one. Ring 1 is opened after ring 0. */
+ * one. Ring 1 is opened after ring 0. So the recorder's switch goes only
+ * to events opened after those it leaves: the set left is opened anew
+ * once read (evlist__reopen_twins()). */
 #define TWIN_BASE	1000000		/* close() numbers: far above our fds */
 #define TWIN_SWITCHES	6
 #define TWIN_EPOCH	3000		/* numbers an epoch has at least: a few ms */

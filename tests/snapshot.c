@@ -25,7 +25,7 @@
 
 struct image {
 	struct perf_event_mmap_page pc;
-	char data[DATA];
+	char data[DATA + DATA];	/* the data, and room for its mirror (mmap__mirror()) */
 	struct mmap m;
 	u64 head;
 };
@@ -146,6 +146,71 @@ static int test_ring_images(struct test_ctx *ctx)
 		    (unsigned long long)rc.idx.nr);
 	ring_copy__exit(&rc);
 	free(img);
+	return TEST_OK;
+}
+
+/* Twins: a ring read where it stands, a record crossing its end read
+ * through the mirror, and the cut of what another ring dumped (the
+ * switch's overlap) or what the ring's closed events finished late. */
+static int test_twin_images(struct test_ctx *ctx)
+{
+	struct image a, b;
+	struct ring_copy rc;
+	u64 first, start_a;
+
+	(void)ctx;
+	image_init(&a);
+	image_init(&b);
+	/* a's head 24 bytes past the start of its data: its first record
+	 * (the oldest) crosses the end */
+	a.head = start_a = 3 * DATA + 24;
+	b.head = 5 * DATA;
+	a.pc.data_head = a.head;
+	b.pc.data_head = b.head;
+	TEST_ASSERT(!ring_copy__init_twins(&rc, &a.m, &b.m), "init");
+	TEST_ASSERT(!rc.buf && rc.last_head == start_a && rc.twin_last_head == b.head, "no buffer");
+	for (u64 seq = 10; seq <= 40; seq++)
+		put_backward(&a, 48 + 8 * (seq % 5), seq);
+	TEST_ASSERT(ring_copy__fresh_in(&rc, 0) == start_a - a.head && ring_copy__fresh_in(&rc, 1) == 0,
+		    "fresh bytes");
+	ring_copy__freeze(&rc, 0, 0);
+	TEST_ASSERT(rc.buf == a.data && rc.len - rc.start == start_a - a.head && !rc.wrapped,
+		    "in place: %llu bytes", (unsigned long long)(rc.len - rc.start));
+	TEST_ASSERT(!ring_copy__index(&rc, ST), "index");
+	TEST_ASSERT(rc.idx.nr == 31 && rc.idx.samples == 31 && rc.overlap == 0, "31 records: %llu",
+		    (unsigned long long)rc.idx.nr);
+	TEST_ASSERT(!check_copy(&rc, 40, &first) && first == 10, "order/content, the crossing one too");
+	TEST_ASSERT(rc.floor == 40 && rc.last_head == a.head, "floor %llu", (unsigned long long)rc.floor);
+
+	/* b, enabled at 45 (enabled_ns), holds a record its closed events
+	 * finished after its last read (42: newer than the floor, older than
+	 * the enable), then its own 46-55 */
+	b.m.enabled_ns = 45;
+	put_backward(&b, 48, 42);
+	for (u64 seq = 46; seq <= 55; seq++)
+		put_backward(&b, 64, seq);
+	TEST_ASSERT(ring_copy__fresh_in(&rc, 1) == 48 + 10 * 64, "b's fresh bytes");
+	ring_copy__freeze(&rc, 1, 0);
+	TEST_ASSERT(rc.buf == b.data && !ring_copy__index(&rc, ST), "index b");
+	TEST_ASSERT(rc.overlap == 1 && rc.idx.nr == 10 && rc.idx.samples == 10,
+		    "the late record left out: %llu, %llu kept",
+		    (unsigned long long)rc.overlap, (unsigned long long)rc.idx.nr);
+	TEST_ASSERT(!check_copy(&rc, 55, &first) && first == 46 && rc.floor == 55, "b's own");
+
+	/* a's next turn, enabled at 50: its copies of the overlap's hits
+	 * (stamped before b's: 51, 53, 54), then its own 56-60 */
+	a.m.enabled_ns = 50;
+	put_backward(&a, 56, 51);
+	put_backward(&a, 56, 53);
+	put_backward(&a, 56, 54);
+	for (u64 seq = 56; seq <= 60; seq++)
+		put_backward(&a, 48, seq);
+	ring_copy__freeze(&rc, 0, 0);
+	TEST_ASSERT(!ring_copy__index(&rc, ST) && rc.overlap == 3 && rc.idx.nr == 5,
+		    "the overlap left out: %llu, %llu kept", (unsigned long long)rc.overlap,
+		    (unsigned long long)rc.idx.nr);
+	TEST_ASSERT(!check_copy(&rc, 60, &first) && first == 56 && rc.floor == 60, "a's own");
+	ring_copy__exit(&rc);
 	return TEST_OK;
 }
 
@@ -1049,7 +1114,7 @@ static int test_index_grows(struct test_ctx *ctx)
 		struct record_index ix;
 
 		TEST_ASSERT(!record_index__init(&ix, 8, 3 * 64 + 8), "index of 8");
-		if (record_index__build(&ix, buf, 0, (u64)NR * rec, ST,
+		if (record_index__build(&ix, buf, 0, (u64)NR * rec, UINT64_MAX, ST,
 					from_top ? INDEX_NEWEST_FIRST | INDEX_TASKS : 0) ||
 		    ix.nr != NR || ix.cap < NR) {
 			fprintf(stderr, "  FAILED: %s: %llu of %d records indexed\n",
@@ -1087,7 +1152,7 @@ out:
 static int test_snapshot(struct test_ctx *ctx)
 {
 	int (*const parts[])(struct test_ctx *) = {
-		test_ring_images, test_window_and_defer, test_merge, test_merge_many, test_merge_slices, test_merge_overflow,
+		test_ring_images, test_twin_images, test_window_and_defer, test_merge, test_merge_many, test_merge_slices, test_merge_overflow,
 		test_triggers,
 		test_rotation, test_tracking, test_prelude, test_capture_crew, test_stage_pipe,
 		test_index_grows,
@@ -1104,6 +1169,6 @@ static int test_snapshot(struct test_ctx *ctx)
 
 const struct test_suite suite_snapshot = {
 	"snapshot", "Flight recorder: ring images, window, merge, triggers, rotation, tracking, prelude, "
-	"the capture crew, the stage pipe, an index that grows",
+	"the capture crew, the stage pipe, an index that grows, twin rings read in place",
 	test_snapshot,
 };

@@ -148,13 +148,13 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		const struct evsel *e = evlist->entries[i];
 
-		buf__add(&b, e->id, e->nr_cpus * e->nr_threads * sizeof(u64));
+		evsel__put_ids(e, &b);
 	}
 	d->attrs_offset = b.len;
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		const struct evsel *e = evlist->entries[i];
 		struct perf_file_attr fa = { .attr = e->attr };
-		u64 n = e->nr_cpus * e->nr_threads * sizeof(u64);
+		u64 n = evsel__nr_ids(e) * sizeof(u64);
 
 		fa.ids.offset = sizeof(hdr) + ids_size;
 		fa.ids.size = n;

@@ -80,8 +80,8 @@ struct dso_hits *dso_hits__new(const struct evlist *evlist, int all)
 		const struct evsel *e = evlist->entries[i];
 
 		s->layouts[i] = layout_of(e->attr.sample_type);
-		for (int k = 0; k < e->nr_cpus * e->nr_threads; k++)
-			if (id_hash__add(&s->ids, e->id[k], &s->layouts[i]))
+		for (int k = 0; k < evsel__nr_fds(e); k++)
+			if (e->id[k] && id_hash__add(&s->ids, e->id[k], &s->layouts[i]))
 				goto fail;
 	}
 	return s;

@@ -51,13 +51,17 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 	if (!d->rc)
 		goto fail;
 	for (int c = 0; c < evlist->nr_mmaps; c++) {
+		struct ring_copy *rc = &d->rc[d->nr_rings];
+
 		if (!evlist->bwd || !evlist->bwd[c].pc)
 			continue;
-		err = ring_copy__init(&d->rc[d->nr_rings], &evlist->bwd[c]);
+		err = evlist__twinned(evlist) ?
+		      ring_copy__init_twins(rc, &evlist->bwd[c], &evlist->bwd_twin[c]) :
+		      ring_copy__init(rc, &evlist->bwd[c]);
 		d->nr_rings++;
 		if (err)
 			goto fail;
-		d->memory += ring_copy__bytes(d->rc[d->nr_rings - 1].size);
+		d->memory += rc->twin ? ring_copy__twins_bytes(rc->size) : ring_copy__bytes(rc->size);
 	}
 	if (d->nr_rings) {
 		d->crew = capture_crew__new(d->rc, d->nr_rings,
@@ -123,7 +127,8 @@ u64 dump__fresh_bytes(const struct dump *d)
 	u64 bytes = 0;
 
 	for (int i = 0; i < d->nr_rings; i++)
-		bytes += ring_copy__fresh(&d->rc[i]);
+		bytes += d->rc[i].twin ? ring_copy__fresh_in(&d->rc[i], d->evlist->twin_active) :
+			 ring_copy__fresh(&d->rc[i]);
 	return bytes;
 }
 
@@ -136,17 +141,28 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	d->placed[0] = d->errbuf[0] = 0;
 	d->captured_bytes = 0;
 	d->no_features = 0;
-	/* the rings first, all at once: they run on while we copy */
-	if (d->crew)
-		capture_crew__run(d->crew, d->opts.margin);
-	d->captured_ns = now_ns();
-	/* the last dump comes after the events are disabled: every ring is
-	 * complete, and there is no next dump to leave records to */
-	if (d->opts.monotonic && !d->opts.last)
-		d->st.deferred = ring_copy__defer_newest(d->rc, d->nr_rings, DEFER_SLACK_NS,
-							 d->id_sample_type);
-	for (int i = 0; i < d->nr_rings; i++)
-		d->captured_bytes += d->rc[i].len;
+	if (evlist__twinned(d->evlist)) {
+		/* the set switched from, or at the end the one that was on */
+		int set = d->opts.last ? d->evlist->twin_active : !d->evlist->twin_active;
+
+		for (int i = 0; i < d->nr_rings; i++) {
+			ring_copy__freeze(&d->rc[i], set, d->opts.margin);
+			d->captured_bytes += d->rc[i].len - d->rc[i].start;
+		}
+		d->captured_ns = now_ns();
+	} else {
+		/* the rings first, all at once: they run on while we copy */
+		if (d->crew)
+			capture_crew__run(d->crew, d->opts.margin);
+		d->captured_ns = now_ns();
+		/* the last dump comes after the events are disabled: every ring
+		 * is complete, and there is no next dump to leave records to */
+		if (d->opts.monotonic && !d->opts.last)
+			d->st.deferred = ring_copy__defer_newest(d->rc, d->nr_rings,
+								 DEFER_SLACK_NS, d->id_sample_type);
+		for (int i = 0; i < d->nr_rings; i++)
+			d->captured_bytes += d->rc[i].len;
+	}
 	d->capture_ns = d->captured_ns - trigger_ns;
 	d->fwd.len = 0;
 	buf__add(&d->fwd, trk->log.p, trk->log.len);

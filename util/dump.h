@@ -106,7 +106,11 @@ u64 dump__fresh_bytes(const struct dump *d);
 
 /* The recorder's part: copies every backward ring, all at once (the
  * capture crew), before anything else, then the tracking log and pending (which is emptied), so
- * that the rest reads nothing the recorder goes on changing. trigger_ns:
+ * that the rest reads nothing the recorder goes on changing. With twin
+ * events, the caller has switched them (evlist__switch_twins()), unless
+ * this is the last dump, and the rings switched from are read where they
+ * are: they stand still until the next capture, which waits for this
+ * dump's write. trigger_ns:
  * when the dump was asked for (now_ns()). 0 or -errno with d->errbuf set.
  * With --history the caller then moves the history into d->take. */
 int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pending,

@@ -5,10 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 struct evlist *evlist__new(void)
 {
-	return calloc(1, sizeof(struct evlist));
+	struct evlist *evlist = calloc(1, sizeof(struct evlist));
+
+	if (evlist)
+		evlist->twin_stale = -1;
+	return evlist;
 }
 
 void evlist__delete(struct evlist *evlist)
@@ -109,6 +114,84 @@ int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose)
 	return 0;
 }
 
+static void evlist__close_twins(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_entries; i++)
+		evsel__close_twins(evlist->entries[i]);
+}
+
+int evlist__open_twins(struct evlist *evlist, char *errbuf, size_t errsz)
+{
+	/* their ids are not hashed: only a forward event's are looked up */
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		struct evsel *e = evlist->entries[i];
+		int err;
+
+		if (!e->attr.write_backward || !e->fd)
+			continue;
+		err = evsel__open_twins(e, evlist->cpus, evlist->threads, errbuf, errsz);
+		if (err) {
+			evlist__close_twins(evlist);
+			return err;
+		}
+	}
+	evlist->twin_stale = -1;
+	return 0;
+}
+
+/* Closes every fd in slot of the twinned events. */
+static void evlist__close_slot(struct evlist *evlist, int slot)
+{
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		struct evsel *e = evlist->entries[i];
+
+		for (int c = 0; e->twinned && c < e->nr_cpus; c++)
+			for (int t = 0; t < e->nr_threads; t++) {
+				int *fd = evsel__slot_fd(e, slot, c, t);
+
+				if (*fd >= 0)
+					close(*fd);
+				*fd = -1;
+				*evsel__slot_id(e, slot, c, t) = 0;
+			}
+	}
+}
+
+int evlist__reopen_twins(struct evlist *evlist)
+{
+	int set = evlist->twin_stale, per_thread = evlist->cpus->map[0] == -1, err = 0;
+
+	if (set < 0)
+		return 0;
+	evlist->twin_stale = -1;
+	evlist__close_slot(evlist, set + 2);
+	for (int i = 0; i < evlist->nr_entries && !err; i++) {
+		struct evsel *e = evlist->entries[i];
+
+		for (int c = 0; e->twinned && c < e->nr_cpus && !err; c++) {
+			for (int t = 0; t < e->nr_threads && !err; t++) {
+				int *fresh = evsel__slot_fd(e, set + 2, c, t), r = per_thread ? t : c;
+				const struct mmap *ring = set ? &evlist->bwd_twin[r] : &evlist->bwd[r];
+
+				if (*evsel__slot_fd(e, set, c, t) < 0)
+					continue;
+				*fresh = evsel__open_twin_fd(e, set + 2, evlist->cpus, evlist->threads,
+							     c, t);
+				if (*fresh < 0) {
+					err = *fresh;
+					*fresh = -1;
+				} else if (ioctl(*fresh, PERF_EVENT_IOC_SET_OUTPUT, ring->fd)) {
+					err = -errno;
+				}
+			}
+		}
+	}
+	/* the set runs on the events it had */
+	if (err)
+		evlist__close_slot(evlist, set + 2);
+	return err;
+}
+
 /* Points fd at the CPU's ring of its direction, mapping it on first use. */
 static int evlist__attach_ring(struct mmap *ring, int fd, int cpu, size_t bytes,
 			       int backward, char *errbuf, size_t errsz)
@@ -129,6 +212,60 @@ static int evlist__attach_ring(struct mmap *ring, int fd, int cpu, size_t bytes,
 		return err;
 	}
 	return 0;
+}
+
+static void evlist__munmap_twins(struct evlist *evlist)
+{
+	for (int c = 0; evlist->bwd_twin && c < evlist->nr_mmaps; c++)
+		mmap__munmap(&evlist->bwd_twin[c]);
+	free(evlist->bwd_twin);
+	evlist->bwd_twin = NULL;
+}
+
+/* The twins' rings, laid out as the first set's. Without them (a ring
+ * the mlock limit refuses) the twins go, and dumps copy the rings. */
+static void evlist__mmap_twins(struct evlist *evlist, size_t bytes, char *errbuf, size_t errsz)
+{
+	int per_thread = evlist->cpus->map[0] == -1, err = 0, twinned = 0;
+
+	for (int i = 0; i < evlist->nr_entries; i++)
+		twinned |= evlist->entries[i]->twinned;
+	if (!twinned)
+		return;
+	evlist->bwd_twin = calloc(evlist->nr_mmaps, sizeof(struct mmap));
+	err = evlist->bwd_twin ? 0 : -ENOMEM;
+	for (int c = 0; c < evlist->cpus->nr && !err; c++) {
+		for (int i = 0; i < evlist->nr_entries && !err; i++) {
+			struct evsel *e = evlist->entries[i];
+
+			for (int t = 0; e->twinned && t < e->nr_threads && !err; t++) {
+				int fd = *evsel__slot_fd(e, 1, c, t);
+
+				if (fd >= 0)
+					err = evlist__attach_ring(&evlist->bwd_twin[per_thread ? t : c],
+								  fd, evlist->cpus->map[c], bytes,
+								  1, errbuf, errsz);
+			}
+		}
+	}
+	/* every ring has its twin, or none does */
+	for (int r = 0; !err && r < evlist->nr_mmaps; r++)
+		if (!evlist->bwd[r].pc != !evlist->bwd_twin[r].pc)
+			err = -ENODEV;
+	/* the events that sample are opened anew from the start, first
+	 * set 0's, then set 1's, the one switched to first: those opened
+	 * with the rings only hold them, and a session keeps as many fds
+	 * from its first dump to its last */
+	for (int set = 0; set < 2 && !err; set++) {
+		evlist->twin_stale = set;
+		err = evlist__reopen_twins(evlist);
+	}
+	if (!err)
+		return;
+	evlist__munmap_twins(evlist);
+	evlist__close_twins(evlist);
+	evlist->twin_stale = -1;
+	errbuf[0] = 0;
 }
 
 int evlist__mmap(struct evlist *evlist, size_t fwd_bytes, size_t bwd_bytes,
@@ -166,11 +303,14 @@ int evlist__mmap(struct evlist *evlist, size_t fwd_bytes, size_t bwd_bytes,
 	}
 	if (err)
 		evlist__munmap(evlist);
+	else if (need_bwd)
+		evlist__mmap_twins(evlist, bwd_bytes, errbuf, errsz);
 	return err;
 }
 
 void evlist__munmap(struct evlist *evlist)
 {
+	evlist__munmap_twins(evlist);
 	for (int c = 0; c < evlist->nr_mmaps; c++) {
 		if (evlist->fwd)
 			mmap__munmap(&evlist->fwd[c]);
@@ -183,23 +323,87 @@ void evlist__munmap(struct evlist *evlist)
 	evlist->nr_mmaps = 0;
 }
 
-static int evlist__ioctl_all(struct evlist *evlist, unsigned long req)
+/* req on every fd of every event; of twinned ones, on the active set's
+ * live ones only, unless all. */
+static int evlist__ioctl_all(struct evlist *evlist, unsigned long req, int all)
 {
 	int ret = 0;
 
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 
-		for (int k = 0; e->fd && k < e->nr_cpus * e->nr_threads; k++)
+		for (int k = 0; e->fd && (!e->twinned || all) && k < evsel__nr_fds(e); k++)
 			if (e->fd[k] >= 0 && ioctl(e->fd[k], req, 0) && !ret)
 				ret = -errno;
+		for (int c = 0; e->fd && e->twinned && !all && c < e->nr_cpus; c++)
+			for (int t = 0; t < e->nr_threads; t++) {
+				int fd = evsel__live_fd(e, evlist->twin_active, c, t);
+
+				if (fd >= 0 && ioctl(fd, req, 0) && !ret)
+					ret = -errno;
+			}
 	}
 	return ret;
 }
 
 int evlist__enable(struct evlist *evlist)
 {
-	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_ENABLE);
+	evlist->samples_on = 1;
+	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+/* req on the live fds of set that write into ring r. 0 or the first
+ * -errno, the fds after it left as they were. */
+static int evlist__ioctl_ring(struct evlist *evlist, int r, int set, unsigned long req)
+{
+	int per_thread = evlist->cpus->map[0] == -1;
+
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		struct evsel *e = evlist->entries[i];
+
+		for (int c = 0; e->twinned && c < e->nr_cpus; c++) {
+			for (int t = 0; t < e->nr_threads; t++) {
+				int fd = evsel__live_fd(e, set, c, t);
+
+				if (fd >= 0 && (per_thread ? t : c) == r && ioctl(fd, req, 0))
+					return -errno;
+			}
+		}
+	}
+	return 0;
+}
+
+int evlist__switch_twins(struct evlist *evlist)
+{
+	int from = evlist->twin_active, to = !from, err;
+
+	/* a set switched to must be the newest opened */
+	if (evlist->twin_stale == to && (err = evlist__reopen_twins(evlist)))
+		return err;
+	for (int r = 0; r < evlist->nr_mmaps; r++) {
+		struct mmap *ring = to ? &evlist->bwd_twin[r] : &evlist->bwd[r];
+
+		if (!evlist->bwd[r].pc)
+			continue;
+		ring->enabled_ns = now_ns();
+		if (!evlist->samples_on)
+			continue;
+		err = evlist__ioctl_ring(evlist, r, to, PERF_EVENT_IOC_ENABLE);
+		if (err) {
+			/* as it was: the rings switched so far go back */
+			for (int back = 0; back <= r; back++) {
+				evlist__ioctl_ring(evlist, back, from, PERF_EVENT_IOC_ENABLE);
+				evlist__ioctl_ring(evlist, back, to, PERF_EVENT_IOC_DISABLE);
+			}
+			return err;
+		}
+		/* a disable cannot fail on an open fd; were one left on, it
+		 * would write into a ring nobody reads until its next turn */
+		evlist__ioctl_ring(evlist, r, from, PERF_EVENT_IOC_DISABLE);
+	}
+	evlist->twin_active = to;
+	evlist->twin_stale = from;
+	return from;
 }
 
 int evlist__enable_tracking(struct evlist *evlist)
@@ -218,7 +422,8 @@ int evlist__enable_tracking(struct evlist *evlist)
 
 int evlist__disable(struct evlist *evlist)
 {
-	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_DISABLE);
+	evlist->samples_on = 0;
+	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_DISABLE, 1);
 }
 
 int evlist__pause_backward(struct evlist *evlist, int pause)

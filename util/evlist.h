@@ -20,6 +20,10 @@ struct evlist {
 	struct thread_map *threads;
 	struct mmap *fwd;	/* [cpus->nr] (--per-thread: [threads->nr]), .pc NULL where unused */
 	struct mmap *bwd;	/* [cpus->nr] or NULL */
+	struct mmap *bwd_twin;	/* the twins' backward rings, like bwd, or NULL */
+	int twin_active;	/* the set of backward events that samples (1: the twins) */
+	int twin_stale;		/* the set to open anew before its next turn, or -1 */
+	int samples_on;		/* enabled by evlist__enable(), not yet disabled */
 	int nr_mmaps;
 	struct id_hash ids;	/* sample id -> evsel, filled by evlist__open() */
 };
@@ -42,12 +46,40 @@ int evlist__nr_groups(const struct evlist *evlist);
  * filters, and hashes their ids; errbuf gets one line naming the event
  * (and filter) on failure. */
 int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose);
+/* Opens a twin of every backward event (evsel__open_twins()), before
+ * the rings are mapped. 0 or -errno with errbuf set; on error no twin
+ * stays open. */
+int evlist__open_twins(struct evlist *evlist, char *errbuf, size_t errsz);
+/* Whether every backward ring has a twin ring. */
+static inline int evlist__twinned(const struct evlist *evlist)
+{
+	return evlist->bwd_twin != NULL;
+}
+/* Moves the sampling to the other set of backward events, ring by ring:
+ * the twins of a ring's events are enabled before its events are
+ * disabled, so that no sample is missed, and the ring left stands still
+ * until the next switch. A hit in between is in both rings, stamped
+ * first by the event opened last (the kernel puts the events of a CPU
+ * back on a tracepoint's list in the order they were opened, each at its
+ * head): so the set switched to must be the one opened last, and the set
+ * switched from is opened anew (evlist__reopen_twins()) before its next
+ * turn. Each ring switched to has enabled_ns set. With samples off only
+ * the roles change. Returns the set that stood still; -errno when an
+ * enable failed, after every set is as it was. */
+int evlist__switch_twins(struct evlist *evlist);
+/* Opens anew, disabled, the events of the set the last switch stood
+ * still, once its rings are read (they write where the old ones did):
+ * done before the next switch, which does it otherwise. 0 or -errno;
+ * a set that could not be opened anew keeps its events, and a dump may
+ * then hold a hit of the overlap twice. */
+int evlist__reopen_twins(struct evlist *evlist);
 /* Maps the rings (sizes in data bytes, powers of two). 0 or -errno with a
  * "mmap: cpu N: ..." line in errbuf. */
 int evlist__mmap(struct evlist *evlist, size_t fwd_bytes, size_t bwd_bytes,
 		 char *errbuf, size_t errsz);
 void evlist__munmap(struct evlist *evlist);
 
+/* Every event, or with twins their active set; disable stops both sets. */
 int evlist__enable(struct evlist *evlist);
 int evlist__disable(struct evlist *evlist);
 /* Only the tracking events: enabled before /proc is read. 0 or -errno. */

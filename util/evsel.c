@@ -1,4 +1,5 @@
 #include "util/evsel.h"
+#include "util/buf.h"
 #include "util/cpumap.h"
 
 #include <errno.h>
@@ -54,7 +55,7 @@ void evsel__delete(struct evsel *e)
 
 void evsel__close(struct evsel *e)
 {
-	for (int i = 0; e->fd && i < e->nr_cpus * e->nr_threads; i++)
+	for (int i = 0; e->fd && i < evsel__nr_fds(e); i++)
 		if (e->fd[i] >= 0)
 			close(e->fd[i]);
 	free(e->fd);
@@ -62,6 +63,98 @@ void evsel__close(struct evsel *e)
 	e->fd = NULL;
 	e->id = NULL;
 	e->nr_cpus = e->nr_threads = 0;
+	e->twinned = 0;
+}
+
+u64 evsel__nr_ids(const struct evsel *e)
+{
+	u64 n = 0;
+
+	for (int k = 0; e->id && k < evsel__nr_fds(e); k++)
+		n += e->id[k] != 0;
+	return n;
+}
+
+void evsel__put_ids(const struct evsel *e, struct buf *b)
+{
+	for (int k = 0; e->id && k < evsel__nr_fds(e); k++)
+		if (e->id[k])
+			buf__u64(b, e->id[k]);
+}
+
+void evsel__close_twins(struct evsel *e)
+{
+	int n = e->nr_cpus * e->nr_threads;
+
+	for (int i = n; e->twinned && i < TWIN_SLOTS * n; i++)
+		if (e->fd[i] >= 0)
+			close(e->fd[i]);
+	e->twinned = 0;
+}
+
+int evsel__open_twin_fd(struct evsel *e, int slot, struct cpu_map *cpus,
+			struct thread_map *threads, int c, int t)
+{
+	struct perf_event_attr attr = e->attr;
+	int cg = e->cgroup_fd >= 0 && threads->map[t] == -1;
+	int group_fd = evsel__is_leader(e) ? -1 : *evsel__slot_fd(e->leader, slot, c, t);
+	int fd, err;
+
+	/* off until a switch turns it on, whatever the first set waits for */
+	attr.disabled = 1;
+	attr.enable_on_exec = 0;
+	fd = sys_perf_event_open(&attr, cg ? e->cgroup_fd : threads->map[t], cpus->map[c],
+				 group_fd, PERF_FLAG_FD_CLOEXEC | (cg ? PERF_FLAG_PID_CGROUP : 0));
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, evsel__slot_id(e, slot, c, t)) ||
+	    (e->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int evsel__open_twins(struct evsel *e, struct cpu_map *cpus, struct thread_map *threads,
+		      char *errbuf, size_t errsz)
+{
+	int n = e->nr_cpus * e->nr_threads;
+	int *fd = realloc(e->fd, TWIN_SLOTS * n * sizeof(*fd));
+	u64 *id;
+
+	if (fd)
+		e->fd = fd;
+	id = fd ? realloc(e->id, TWIN_SLOTS * n * sizeof(*id)) : NULL;
+	if (!id) {
+		snprintf(errbuf, errsz, "%s: twin events: %s", e->name, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	e->id = id;
+	for (int i = n; i < TWIN_SLOTS * n; i++) {
+		e->fd[i] = -1;
+		e->id[i] = 0;
+	}
+	e->twinned = 1;
+	for (int c = 0; c < cpus->nr; c++) {
+		for (int t = 0; t < threads->nr; t++) {
+			int *twin = evsel__slot_fd(e, 1, c, t);
+
+			if (*evsel__fd(e, c, t) < 0)
+				continue;
+			*twin = evsel__open_twin_fd(e, 1, cpus, threads, c, t);
+			if (*twin < 0) {
+				int err = *twin;
+
+				*twin = -1;
+				snprintf(errbuf, errsz, "%s: twin event on cpu %d: %s", e->name,
+					 cpus->map[c], strerror(-err));
+				evsel__close_twins(e);
+				return err;
+			}
+		}
+	}
+	return 0;
 }
 
 int evsel__append_filter(struct evsel *e, const char *filter)

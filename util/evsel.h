@@ -30,8 +30,9 @@ struct evsel {
 	u16 max_stack;		/* /max-stack=N/: attr.sample_max_stack */
 	int cgroup_fd;		/* -G: its cgroup's directory, for PERF_FLAG_PID_CGROUP; or -1 */
 	int nr_cpus, nr_threads;
-	int *fd;
-	u64 *id;
+	int twinned;		/* fd and id hold TWIN_SLOTS sets of [cpu][thread] */
+	int *fd;		/* [cpu][thread] (twinned: [slot][cpu][thread]) */
+	u64 *id;		/* the same layout */
 };
 
 /* New event with a copy of attr and name; NULL with errno set. Freed with
@@ -50,6 +51,26 @@ void evsel__delete(struct evsel *evsel);
 int evsel__open(struct evsel *evsel, struct cpu_map *cpus,
 		struct thread_map *threads, char *errbuf, size_t errsz, int verbose);
 void evsel__close(struct evsel *evsel);
+/* A flight recorder's twin events: two sets of the same events, each
+ * writing into rings of its own, take turns, and the set switched from
+ * stands still while it is read. Slot 0 holds the events as opened, slot
+ * 1 their twins: they hold the rings, and stay off. The events that
+ * sample are in slots 2 (set 0) and 3 (set 1), opened anew each time
+ * their rings have been read, because of two hits of one tracepoint the
+ * event opened last stamps first (see evlist__switch_twins()). A set's
+ * live events are slot 2 or 3's, slot 0 or 1's while those are closed. */
+#define TWIN_SLOTS 4
+/* Opens a disabled twin of every open fd in slot 1, with the attr the
+ * open settled on, in the twins' group of its leader (whose twins must be
+ * open). 0 or -errno with errbuf set; on error no twin stays open. */
+int evsel__open_twins(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads,
+		      char *errbuf, size_t errsz);
+/* Opens one disabled twin for slot's (cpu c, thread t), in the group of
+ * its leader's fd of that slot, with its id read into the slot and the
+ * event's filter set. Returns the fd (the caller's) or -errno. */
+int evsel__open_twin_fd(struct evsel *evsel, int slot, struct cpu_map *cpus,
+			struct thread_map *threads, int c, int t);
+void evsel__close_twins(struct evsel *evsel);
 /* --filter: ands filter to the event's filter, as perf does with a second
  * one. 0 or -ENOMEM. */
 int evsel__append_filter(struct evsel *evsel, const char *filter);
@@ -63,6 +84,37 @@ static inline int *evsel__fd(struct evsel *e, int cpu_idx, int thread_idx)
 {
 	return &e->fd[cpu_idx * e->nr_threads + thread_idx];
 }
+
+static inline int *evsel__slot_fd(struct evsel *e, int slot, int cpu_idx, int thread_idx)
+{
+	return &e->fd[(slot * e->nr_cpus + cpu_idx) * e->nr_threads + thread_idx];
+}
+
+static inline u64 *evsel__slot_id(struct evsel *e, int slot, int cpu_idx, int thread_idx)
+{
+	return &e->id[(slot * e->nr_cpus + cpu_idx) * e->nr_threads + thread_idx];
+}
+
+/* The fd of set's live event at (cpu_idx, thread_idx), or -1. */
+static inline int evsel__live_fd(struct evsel *e, int set, int cpu_idx, int thread_idx)
+{
+	int fresh = *evsel__slot_fd(e, set + 2, cpu_idx, thread_idx);
+
+	return fresh >= 0 ? fresh : *evsel__slot_fd(e, set, cpu_idx, thread_idx);
+}
+
+/* Entries in fd and id. */
+static inline int evsel__nr_fds(const struct evsel *e)
+{
+	return e->nr_cpus * e->nr_threads * (e->twinned ? TWIN_SLOTS : 1);
+}
+
+struct buf;
+/* The ids of the fds open (what a file's attr lists: an fd not open, a
+ * twin slot not in use, has id 0, which the kernel never gives), and
+ * their number. */
+u64 evsel__nr_ids(const struct evsel *e);
+void evsel__put_ids(const struct evsel *e, struct buf *b);
 
 int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);

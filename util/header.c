@@ -118,12 +118,12 @@ static void feat_event_desc(struct buf *b, const struct evlist *evlist)
 	buf__u32(b, sizeof(struct perf_event_attr));
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		const struct evsel *e = evlist->entries[i];
-		int nids = e->nr_cpus * e->nr_threads;
+		u64 nids = evsel__nr_ids(e);
 
 		buf__add(b, &e->attr, sizeof(e->attr));
 		buf__u32(b, nids);
 		header__put_string(b, e->name);
-		buf__add(b, e->id, nids * sizeof(u64));
+		evsel__put_ids(e, b);
 	}
 }
 

@@ -46,7 +46,8 @@ int history_stream__fill(struct history_stream *hs, struct history_take *t, int 
 			return got;
 		hs->read_all = !got;
 		/* the chunks' own headers give the dump its tasks and counts */
-		got = record_index__build(&hs->idx, hs->raw.p, 0, hs->raw.len, id_sample_type, 0);
+		got = record_index__build(&hs->idx, hs->raw.p, 0, hs->raw.len, UINT64_MAX,
+					  id_sample_type, 0);
 		if (got)
 			return got;
 	}

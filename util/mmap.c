@@ -8,6 +8,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* the mirror's mapping: MMAP_MIRROR, or the ring's data if smaller */
+#define MIRROR_MAP(data_bytes) MIN((size_t)MMAP_MIRROR, (data_bytes))
+
+/* Address room for a backward ring (len: its control page and data) and
+ * its mirror, the latter private memory already. */
+static void *mmap__reserve_mirrored(size_t len)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+
+	return mmap(NULL, len + MIRROR_MAP(len - page), PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
 int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
@@ -22,8 +35,15 @@ int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward)
 		if (!m->scratch)
 			return -ENOMEM;
 	}
-	base = mmap(NULL, m->map_len, backward ? PROT_READ : PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
+	base = backward ? mmap__reserve_mirrored(page + data_bytes) :
+			  mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (backward && base != MAP_FAILED &&
+	    mmap(base, m->map_len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		int err = -errno;
+
+		munmap(base, m->map_len + MIRROR_MAP(data_bytes));
+		return err;
+	}
 	if (base == MAP_FAILED) {
 		int err = -errno;
 
@@ -43,11 +63,16 @@ int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward)
 void mmap__munmap(struct mmap *m)
 {
 	if (m->pc)
-		munmap(m->pc, m->map_len);
+		munmap(m->pc, m->map_len + (m->backward ? MIRROR_MAP(m->mask + 1) : 0));
 	free(m->scratch);
 	m->scratch = NULL;
 	m->pc = NULL;
 	m->data = NULL;
+}
+
+void mmap__mirror(struct mmap *m)
+{
+	memcpy(m->data + m->mask + 1, m->data, MIRROR_MAP(m->mask + 1));
 }
 
 int mmap__span_iov(const struct mmap *m, u64 start, u64 end, struct iovec iov[2])

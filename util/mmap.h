@@ -10,10 +10,11 @@ struct mmap {
 	struct perf_event_mmap_page *pc;
 	char *data;
 	u64 mask;		/* data size - 1 */
-	size_t map_len;
+	size_t map_len;		/* the kernel's pages; a backward ring's mirror follows */
 	int fd;
 	int cpu;
 	int backward;		/* write_backward ring, mapped read-only */
+	u64 enabled_ns;		/* CLOCK_MONOTONIC before a twin switch enabled its events */
 	u64 tail;		/* forward: where we read up to (backward: unused) */
 	void *scratch;		/* forward: a record that wraps the end, made whole */
 };
@@ -21,9 +22,18 @@ struct mmap {
 /* Maps fd's ring with data_bytes (a power of two >= page) of data. A forward
  * ring is mapped read-write (so the kernel honours data_tail) and gets a
  * scratch for the largest record (64K), a backward one read-only (so it
- * overwrites). 0 or -errno. */
+ * overwrites), followed by MMAP_MIRROR bytes of private memory (see
+ * mmap__mirror()). 0 or -errno. */
 int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward);
 void mmap__munmap(struct mmap *m);
+
+/* The largest record: what a backward ring's mirror holds. */
+#define MMAP_MIRROR (1U << 16)
+/* Copies the first MMAP_MIRROR bytes of a backward ring's data (all of a
+ * smaller ring) to just past its end, so that while the ring stands still
+ * every record, the one crossing the end too, reads in one piece at
+ * data + (pos & mask). */
+void mmap__mirror(struct mmap *m);
 
 static inline u64 mmap__read_head(const struct mmap *m)
 {

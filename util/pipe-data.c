@@ -69,7 +69,7 @@ static int pipe_attrs(struct buf *b, const struct evlist *evlist, char *errbuf, 
 {
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		const struct evsel *e = evlist->entries[i];
-		u64 nids = (u64)e->nr_cpus * e->nr_threads;
+		u64 nids = evsel__nr_ids(e);
 		struct perf_event_header h = {
 			.type = PERF_RECORD_HEADER_ATTR,
 			.size = sizeof(h) + sizeof(e->attr) + nids * sizeof(u64),
@@ -83,7 +83,7 @@ static int pipe_attrs(struct buf *b, const struct evlist *evlist, char *errbuf, 
 		}
 		buf__add(b, &h, sizeof(h));
 		buf__add(b, &e->attr, sizeof(e->attr));
-		buf__add(b, e->id, nids * sizeof(u64));
+		evsel__put_ids(e, b);
 	}
 	return 0;
 }

@@ -119,7 +119,7 @@ static int record_index__add_pid(struct record_index *ix, const struct perf_even
 }
 
 int record_index__build(struct record_index *ix, const char *buf, u64 start, u64 len,
-			u64 id_sample_type, int flags)
+			u64 mask, u64 id_sample_type, int flags)
 {
 	const int from_top = flags & INDEX_NEWEST_FIRST;
 	/* a sample's time is at a fixed offset: read in line, as this runs
@@ -130,7 +130,7 @@ int record_index__build(struct record_index *ix, const char *buf, u64 start, u64
 
 	ix->nr = ix->nr_pids = ix->samples = ix->lost_records = ix->lost = 0;
 	while (off + sizeof(struct perf_event_header) <= len) {
-		const struct perf_event_header *h = (const void *)(buf + off);
+		const struct perf_event_header *h = (const void *)(buf + (off & mask));
 		u64 slot, t = 0;
 
 		if (!event__size_ok(h->size, len - off))
@@ -143,7 +143,7 @@ int record_index__build(struct record_index *ix, const char *buf, u64 start, u64
 		else if (h->size >= min_timed)
 			memcpy(&t, (const char *)h + time_off, sizeof(t));
 		ix->times_map[slot] = t;
-		ix->offs_map[slot] = off;
+		ix->offs_map[slot] = off & mask;
 		n++;
 		off += h->size;
 		if (!(flags & INDEX_TASKS))

@@ -49,9 +49,12 @@ enum {
 
 /* Indexes the complete records of buf[start, len), as flags say. Stops at
  * a zero header (never written), a bad size or a record crossing len
- * (torn). Times are read with the sample_id layout id_sample_type. 0 with
- * nr set, or -ENOMEM (the index must never silently cut a dump). */
+ * (torn). An offset o is read at buf + (o & mask): a ring read where it
+ * is, whose mask is its size - 1, its mirror after it (mmap__mirror());
+ * UINT64_MAX for a plain buffer. The index holds the offsets so masked.
+ * Times are read with the sample_id layout id_sample_type. 0 with nr set,
+ * or -ENOMEM (the index must never silently cut a dump). */
 int record_index__build(struct record_index *ix, const char *buf, u64 start, u64 len,
-			u64 id_sample_type, int flags);
+			u64 mask, u64 id_sample_type, int flags);
 
 #endif

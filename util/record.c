@@ -331,6 +331,13 @@ static int record__capture(struct record *rec)
 		       strerror(-err));
 		goto fail;
 	}
+	/* the rings stand still from here, and the twins sample */
+	if (evlist__twinned(rec->evlist) && !rec->dump->opts.last &&
+	    (err = evlist__switch_twins(rec->evlist)) < 0) {
+		pr_err("perf record: dump failed: switching to the twin events: %s\n",
+		       strerror(-err));
+		goto fail;
+	}
 	err = dump__capture(rec->dump, &rec->tracking, &rec->pending, path, !rec->so.kind,
 			    &info, rec->trigger_ns ? rec->trigger_ns : now_ns());
 	rec->trigger_ns = 0;
@@ -354,6 +361,7 @@ fail:
 int record__dump_done(struct record *rec, struct dump *d)
 {
 	double ms = 1e-6;
+	int err;
 
 	if (d->err == -ENODATA) {
 		if (!rec->opts.quiet)
@@ -374,6 +382,11 @@ int record__dump_done(struct record *rec, struct dump *d)
 			       (unsigned long long)d->prelude.log_records,
 			       (unsigned long long)d->prelude.bytes / 1024, d->write_ns * ms);
 	}
+	/* the rings read, the set switched from gets events opened after the
+	 * set now on, ready for its next turn */
+	if (!d->opts.last && (err = evlist__reopen_twins(rec->evlist)))
+		pr_err("perf record: twin events: opening anew: %s: a dump may hold a record "
+		       "of the switch twice\n", strerror(-err));
 	rec->prelude_max = MAX(rec->prelude_max, d->prelude.records);
 	dump_stats__add(&rec->dump_stats, &d->st);
 	if (d->take.slot)

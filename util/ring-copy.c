@@ -43,6 +43,11 @@ u64 ring_copy__bytes(u64 data_bytes)
 	       record_index__bytes(record_index__entries(data_bytes), (COLOURS - 1) * COLOUR_BYTES);
 }
 
+u64 ring_copy__twins_bytes(u64 data_bytes)
+{
+	return record_index__bytes(record_index__entries(data_bytes), (COLOURS - 1) * COLOUR_BYTES);
+}
+
 /* The ring's pages are mapped on first access: take those faults now too. */
 static void prefault_ring(const struct mmap *m)
 {
@@ -70,12 +75,33 @@ int ring_copy__init(struct ring_copy *rc, struct mmap *m)
 	if (!rc->buf)
 		return -errno;
 	rc->buf += rc->colour;
+	rc->mask = UINT64_MAX;
+	return record_index__init(&rc->idx, record_index__entries(size), rc->colour);
+}
+
+int ring_copy__init_twins(struct ring_copy *rc, struct mmap *m, struct mmap *twin)
+{
+	u64 size = m->mask + 1;
+
+	memset(rc, 0, sizeof(*rc));
+	if (size > UINT32_MAX || twin->mask != m->mask)
+		return -E2BIG;
+	rc->m = m;
+	rc->twin = twin;
+	rc->cpu = m->cpu;
+	rc->size = size;
+	rc->mask = m->mask;
+	rc->last_head = mmap__read_head(m);
+	rc->twin_last_head = mmap__read_head(twin);
+	prefault_ring(m);
+	prefault_ring(twin);
+	rc->colour = colour_of(m->cpu);
 	return record_index__init(&rc->idx, record_index__entries(size), rc->colour);
 }
 
 void ring_copy__exit(struct ring_copy *rc)
 {
-	if (rc->buf)
+	if (rc->buf && !rc->twin)
 		munmap(rc->buf - rc->colour, mapping_bytes(rc->size, rc->colour));
 	record_index__exit(&rc->idx);
 	memset(rc, 0, sizeof(*rc));
@@ -111,6 +137,29 @@ void ring_copy__capture(struct ring_copy *rc, u64 margin)
 u64 ring_copy__fresh(const struct ring_copy *rc)
 {
 	return rc->last_head - mmap__read_head(rc->m);
+}
+
+void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin)
+{
+	struct mmap *m = set ? rc->twin : rc->m;
+	u64 *last = set ? &rc->twin_last_head : &rc->last_head;
+	u64 head = mmap__read_head(m), fresh = *last - head;
+	u64 safe = fresh <= rc->size - MIN(margin, rc->size) ? fresh : rc->size - MIN(margin, rc->size);
+
+	rc->buf = m->data;
+	rc->clock = now_ns();
+	rc->head = head;
+	rc->new_bytes = fresh;
+	rc->wrapped = fresh > safe;
+	rc->start = head & rc->mask;
+	rc->len = rc->start + safe;
+	rc->idx.nr = 0;
+	*last = head;
+}
+
+u64 ring_copy__fresh_in(const struct ring_copy *rc, int set)
+{
+	return set ? rc->twin_last_head - mmap__read_head(rc->twin) : ring_copy__fresh(rc);
 }
 
 /* The bytes at the copy's newest end holding records newer than end, their
@@ -168,10 +217,42 @@ u64 ring_copy__defer_newest(struct ring_copy *rcs, int n, u64 slack, u64 id_samp
 	return deferred;
 }
 
+/* Twins: drops the oldest records, those at or before the floor (see
+ * ring_copy__index()) or from before the ring's events were enabled
+ * (records its events finished after the ring was last read: their
+ * events are closed since), and raises the floor to the newest. */
+static void ring_copy__cut_overlap(struct ring_copy *rc, u64 enabled_ns)
+{
+	struct record_index *ix = &rc->idx;
+	u64 n = 0;
+
+	while (n < ix->nr && (ix->times[n] <= rc->floor || ix->times[n] < enabled_ns)) {
+		const struct perf_event_header *h = ring_copy__record(rc, n);
+
+		ix->samples -= h->type == PERF_RECORD_SAMPLE && ix->samples;
+		ix->lost_records -= h->type == PERF_RECORD_LOST && ix->lost_records;
+		n++;
+	}
+	ix->offs += n;
+	ix->times += n;
+	ix->nr -= n;
+	rc->overlap = n;
+	if (ix->nr)
+		rc->floor = MAX(rc->floor, ix->times[ix->nr - 1]);
+}
+
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type)
 {
-	return record_index__build(&rc->idx, rc->buf, rc->start, rc->len, id_sample_type,
-				   INDEX_NEWEST_FIRST | INDEX_TASKS);
+	struct mmap *read = rc->twin && rc->buf == rc->twin->data ? rc->twin : rc->m;
+	int err;
+
+	if (rc->twin)
+		mmap__mirror(read);
+	err = record_index__build(&rc->idx, rc->buf, rc->start, rc->len, rc->mask, id_sample_type,
+				  INDEX_NEWEST_FIRST | INDEX_TASKS);
+	if (!err && rc->twin)
+		ring_copy__cut_overlap(rc, read->enabled_ns);
+	return err;
 }
 
 u64 ring_copy__window_start(const struct ring_copy *rcs, int n)

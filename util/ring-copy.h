@@ -8,20 +8,30 @@
  * ring, allocated and faulted in when the ring is mapped and reused by every
  * dump: a dump copies at memory speed, with no allocation and no page fault
  * while the ring runs on. A capture holds buf[start, len): complete records,
- * newest first, as the ring has them. */
+ * newest first, as the ring has them.
+ *
+ * Or one CPU's two backward rings, each written by one of two sets of
+ * twin events (evlist__switch_twins()): a capture then reads the ring
+ * that stands still where it is, buf[start & mask] on, and copies
+ * nothing. */
 struct ring_copy {
-	struct mmap *m;		/* the ring (an image in tests) */
+	struct mmap *m;		/* the ring (an image in tests); with twins, the first set's */
+	struct mmap *twin;	/* the twins' ring, or NULL: captures copy m */
 	int cpu;
-	u64 last_head;		/* data_head at the previous capture: new data ends here */
-	char *buf;		/* capture buffer, m's data size */
+	u64 last_head;		/* m's data_head at the previous capture: new data ends here */
+	u64 twin_last_head;	/* the same for twin */
+	u64 floor;		/* with twins: the newest time dumped from this CPU */
+	u64 overlap;		/* with twins: records at or before floor, left out */
+	char *buf;		/* capture buffer, m's data size; with twins, the data read in place */
+	u64 mask;		/* offsets into buf wrap at it (UINT64_MAX: a copy) */
 	u64 size;
 	u64 colour;		/* bytes of the mapping before buf */
 	struct record_index idx;	/* of the latest capture, oldest first; kept */
 	/* the latest capture */
 	u64 head;		/* data_head when copied */
 	u64 clock;		/* CLOCK_MONOTONIC just before the copy */
-	u64 start;		/* newest bytes given back to the ring (deferred) */
-	u64 len;		/* bytes copied that are safe to read */
+	u64 start;		/* newest bytes given back to the ring (deferred); with twins, head */
+	u64 len;		/* bytes copied that are safe to read, past start with twins */
 	u64 new_bytes;		/* bytes the kernel wrote since the previous capture */
 	int wrapped;		/* some of them were overwritten before the copy */
 };
@@ -29,11 +39,25 @@ struct ring_copy {
 /* Memory a capture buffer and its preallocated index take for a ring of
  * data_bytes: what ring_copy__init() will allocate. */
 u64 ring_copy__bytes(u64 data_bytes);
+/* The same for twins: the index alone. */
+u64 ring_copy__twins_bytes(u64 data_bytes);
 /* Allocates and faults in the capture buffer and index for ring m (up to
  * 4G of data: offsets are 32 bits). New data starts at m's current head.
  * 0 or -errno; ring_copy__exit() accepts a half-built rc. */
 int ring_copy__init(struct ring_copy *rc, struct mmap *m);
 void ring_copy__exit(struct ring_copy *rc);
+/* The same for a CPU's two rings, m of the first set of events and twin
+ * of their twins: no capture buffer, the index only. */
+int ring_copy__init_twins(struct ring_copy *rc, struct mmap *m, struct mmap *twin);
+
+/* Twins: takes what ring set (0: m, 1: twin) wrote since its previous
+ * capture, now that it stands still (switched from, or every event
+ * disabled). An event switched from may yet finish a record it was
+ * writing (nanoseconds): with a wrapped ring, margin bytes at the old end
+ * are not read. The next capture of the ring starts where this one did. */
+void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin);
+/* Twins: bytes ring set wrote since its previous capture. */
+u64 ring_copy__fresh_in(const struct ring_copy *rc, int set);
 
 /* Copies what the kernel wrote since the previous capture, without pausing
  * the ring: the head is read before and after the copy, and what the kernel
@@ -56,7 +80,11 @@ u64 ring_copy__defer_after(struct ring_copy *rc, u64 end, u64 id_sample_type);
  * records deferred. */
 u64 ring_copy__defer_newest(struct ring_copy *rcs, int n, u64 slack, u64 id_sample_type);
 /* Indexes the complete records of the capture into rc->idx, oldest first
- * (record_index__build()). 0 or -ENOMEM. */
+ * (record_index__build()). With twins, the records at or before the
+ * newest time this CPU dumped are left out, and counted in overlap: they
+ * were written while both twins were on, each hit once in either ring,
+ * stamped first by the event enabled last, whose ring is read last. 0 or
+ * -ENOMEM. */
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type);
 
 static inline const struct perf_event_header *ring_copy__record(const struct ring_copy *rc,

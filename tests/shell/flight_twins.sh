@@ -1,0 +1,51 @@
+#!/bin/bash
+# perf record --overwrite -a: dumps switch to twin events and read each ring where it stands: numbered events across dumps with no hole, none twice, the capture copying nothing
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+need_tracepoint syscalls sys_enter_close
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs for the workload to hop between"
+cd "$TMP" || exit 1
+
+# rings big enough that none wraps between two dumps: every number the
+# workload issues is in exactly one dump, the switches' overlaps too
+"$PERF" record -v --overwrite --switch-output -a -c 1 -e syscalls:sys_enter_close -m 16M \
+	-o fr.data 2> rec.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+grep -q 'rings of 16384K and as many twin rings' rec.err ||
+	fail "no twin rings: $(cat rec.err)"
+"$PERF" test -w hop 1.2 500 &
+work=$!
+BG_PIDS+=($work)
+n=0
+while kill -0 $work 2>/dev/null; do
+	sleep 0.02
+	kill -USR2 $rec
+	n=$((n + 1))
+done
+wait $work
+kill -INT $rec
+wait $rec || fail "record exit status $?: $(cat rec.err)"
+[ "$n" -ge 20 ] || fail "only $n triggers while the workload ran"
+grep -q '~0 overwritten before a dump' rec.err || fail "a ring wrapped: $(grep dumps, rec.err)"
+# the capture reads the rings in place: it takes no time for 16M rings
+grep -q 'capture 2 rings' rec.err || fail "no capture line: $(cat rec.err)"
+
+: > all
+for f in fr.data.*; do
+	stock_reads_clean "$f"
+	"$STOCK" script -i "$f" -F trace 2>/dev/null | awk '/fd: 0x/ { sub(/.*fd: /, ""); print }' |
+		hex2dec | awk '$1 >= 1000000' > vals
+	awk 'NR > 1 && $1 != prev + 1 { print "after " prev " comes " $1; exit 1 } { prev = $1 }' vals > hole ||
+		fail "$f: $(cat hole)"
+	log "$f: $(wc -l < vals) events $(head -1 vals)..$(tail -1 vals)"
+	cat vals >> all
+done
+dup=$(sort -n all | uniq -d | head -3)
+[ -z "$dup" ] || fail "values in more than one dump: $dup"
+sort -n all | awk 'NR > 1 && $1 != prev + 1 { print "after " prev " comes " $1; exit 1 } { prev = $1 }
+	END { if (NR < 10000) { print "only " NR " numbers"; exit 1 } }' > gap ||
+	fail "across the dumps: $(cat gap)"
+log "$(wc -l < all) numbers in $(ls fr.data.* | wc -l) dumps, each once"
+exit 0
