@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/tpid.h"
+
 #define PAGES 16
 #define MAX_ROUNDS 64
 
@@ -97,22 +99,19 @@ static int cmp_double(const void *a, const void *b)
  * one switch: "exact 100 200" when the switch loses none. */
 static void exactness(void)
 {
-	char path[] = "/sys/kernel/tracing/events/syscalls/sys_enter_prctl/id";
 	struct perf_event_attr a = { .type = PERF_TYPE_TRACEPOINT, .size = sizeof(a),
 				     .sample_period = 1, .write_backward = 1, .use_clockid = 1,
 				     .clockid = CLOCK_MONOTONIC, .sample_type = PERF_SAMPLE_TIME,
 				     .disabled = 1 };
-	FILE *f = fopen(path, "r");
+	long long id = bench_tp_id("syscalls", "sys_enter_prctl");
 	int ring[2], fd;
 	void *map[2];
 
-	if (!f || fscanf(f, "%llu", (unsigned long long *)&a.config) != 1) {
+	if (id < 0) {
 		printf("exact n/a n/a\n");
-		if (f)
-			fclose(f);
 		return;
 	}
-	fclose(f);
+	a.config = id;
 	ring[0] = owner_open(0, -1, &map[0]);
 	ring[1] = owner_open(0, -1, &map[1]);
 	fd = event_open(&a, 0, -1);

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/tpid.h"
+
 #define PAGES 1024		/* 4 MB: a few ms of close() records */
 #define MAX_ROUNDS 64
 #define SPAN 10000000L		/* numbers of one round */
@@ -126,7 +128,7 @@ static int exact_round(struct perf_event_attr *a, long base, long counts[4])
 	pthread_t tid;
 	void *ret;
 	long n;
-	int na, nb;
+	int na, nb, err;
 	uint64_t cut;
 
 	if (ring_open(a, 0, &A))
@@ -135,20 +137,23 @@ static int exact_round(struct perf_event_attr *a, long base, long counts[4])
 		ring_close(&A);
 		return -1;
 	}
-	ioctl(A.fd, PERF_EVENT_IOC_ENABLE, 0);
 	stop = 0;
-	if (pthread_create(&tid, NULL, closer, (void *)base)) {
+	if (ioctl(A.fd, PERF_EVENT_IOC_ENABLE, 0) || pthread_create(&tid, NULL, closer, (void *)base)) {
 		ring_close(&A);
 		ring_close(&B);
 		return -1;
 	}
 	usleep(2000);
-	ioctl(B.fd, PERF_EVENT_IOC_ENABLE, 0);
-	ioctl(A.fd, PERF_EVENT_IOC_DISABLE, 0);
+	/* a failed switch is a round with no answer, not a count */
+	err = ioctl(B.fd, PERF_EVENT_IOC_ENABLE, 0) || ioctl(A.fd, PERF_EVENT_IOC_DISABLE, 0);
 	usleep(2000);
 	stop = 1;
 	pthread_join(tid, &ret);
-	ioctl(B.fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (err || ioctl(B.fd, PERF_EVENT_IOC_DISABLE, 0)) {
+		ring_close(&A);
+		ring_close(&B);
+		return -1;
+	}
 	n = (long)ret;
 	na = ring_walk(&A, ra, sizeof(ra) / sizeof(ra[0]));
 	nb = ring_walk(&B, rb, sizeof(rb) / sizeof(rb[0]));
@@ -181,17 +186,15 @@ static void exactness(int rounds)
 				     .sample_period = 1, .write_backward = 1, .use_clockid = 1,
 				     .clockid = CLOCK_MONOTONIC, .disabled = 1,
 				     .sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW };
-	FILE *f = fopen("/sys/kernel/tracing/events/syscalls/sys_enter_close/id", "r");
+	long long id = bench_tp_id("syscalls", "sys_enter_close");
 	long counts[4] = { 0 };
 	cpu_set_t set;
 
-	if (!f || fscanf(f, "%llu", (unsigned long long *)&a.config) != 1) {
+	if (id < 0) {
 		printf("exact n/a n/a n/a n/a\n");
-		if (f)
-			fclose(f);
 		return;
 	}
-	fclose(f);
+	a.config = id;
 	/* the switches from the other CPU, as a recorder's loop would */
 	CPU_ZERO(&set);
 	CPU_SET(sysconf(_SC_NPROCESSORS_ONLN) > 1, &set);
@@ -232,8 +235,11 @@ int main(int argc, char **argv)
 		usleep(20000);
 		t = now_ms();
 		for (int i = 0; i < ncpu; i++) {
-			ioctl(r[i][to].fd, PERF_EVENT_IOC_ENABLE, 0);
-			ioctl(r[i][from].fd, PERF_EVENT_IOC_DISABLE, 0);
+			if (ioctl(r[i][to].fd, PERF_EVENT_IOC_ENABLE, 0) ||
+			    ioctl(r[i][from].fd, PERF_EVENT_IOC_DISABLE, 0)) {
+				perror("switchpair: switch");
+				return 1;
+			}
 		}
 		ms[k] = now_ms() - t;
 	}
