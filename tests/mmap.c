@@ -101,37 +101,42 @@ static int test_mmap(struct test_ctx *ctx)
 /* memcpy_stream() at alignments of source and destination that its aligned
  * middle and plain ends can meet, around its 1 MiB threshold and past it:
  * the bytes must be memcpy()'s, and nothing past the end touched. */
+/* One memcpy_stream() of n bytes, src + so to dst + doff, in buffers of
+ * room bytes: the bytes copied, none written around them. */
+static int memcpy_stream_check(unsigned char *dst, const unsigned char *src, size_t room,
+			       size_t n, int so, int doff)
+{
+	memset(dst, 0xee, room);
+	TEST_ASSERT(memcpy_stream(dst + doff, src + so, n) == dst + doff, "return value");
+	TEST_ASSERT(!memcmp(dst + doff, src + so, n), "%zu bytes, src +%d, dst +%d differ", n, so,
+		    doff);
+	for (int g = 0; g < doff; g++)
+		TEST_ASSERT(dst[g] == 0xee, "byte before dst written");
+	for (size_t g = doff + n; g < doff + n + 64 && g < room; g++)
+		TEST_ASSERT(dst[g] == 0xee, "%zu bytes, src +%d, dst +%d: byte %zu past the end "
+			    "written", n, so, doff, g - doff - n);
+	return TEST_OK;
+}
+
 static int test_memcpy_stream(void)
 {
 	static const size_t sizes[] = { 0, 1, 63, 4096 + 63, (1 << 20) - 1, 1 << 20,
 					(1 << 20) + 7, (1 << 20) + 63, (2 << 20) + 13 };
 	const size_t room = (2 << 20) + 256;
 	unsigned char *src = malloc(room), *dst = malloc(room);
+	int ret = src && dst ? TEST_OK : TEST_FAIL;
 
-	TEST_ASSERT(src && dst, "alloc");
-	for (size_t i = 0; i < room; i++)
+	for (size_t i = 0; src && i < room; i++)
 		src[i] = (unsigned char)(i * 7 + i / 251);
-	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
-		for (int so = 0; so < 17; so += 5) {
-			for (int doff = 0; doff < 33; doff += 3) {
-				size_t n = sizes[k];
-
-				memset(dst, 0xee, room);
-				TEST_ASSERT(memcpy_stream(dst + doff, src + so, n) == dst + doff,
-					    "return value");
-				TEST_ASSERT(!memcmp(dst + doff, src + so, n),
-					    "%zu bytes, src +%d, dst +%d differ", n, so, doff);
-				for (int g = 0; g < doff; g++)
-					TEST_ASSERT(dst[g] == 0xee, "byte before dst written");
-				for (size_t g = doff + n; g < doff + n + 64 && g < room; g++)
-					TEST_ASSERT(dst[g] == 0xee, "%zu bytes, src +%d, dst +%d: byte "
-						    "%zu past the end written", n, so, doff, g - doff - n);
-			}
-		}
-	}
+	for (size_t k = 0; ret == TEST_OK && k < ARRAY_SIZE(sizes); k++)
+		for (int so = 0; ret == TEST_OK && so < 17; so += 5)
+			for (int doff = 0; ret == TEST_OK && doff < 33; doff += 3)
+				ret = memcpy_stream_check(dst, src, room, sizes[k], so, doff);
+	if (!src || !dst)
+		fprintf(stderr, "  FAILED: memcpy_stream: no memory\n");
 	free(src);
 	free(dst);
-	return TEST_OK;
+	return ret;
 }
 
 /* A capture's copy of a whole wrapped ring: the bytes from pos to the

@@ -986,12 +986,17 @@ static int test_stage_pipe(struct test_ctx *ctx)
 		unsigned char in[(1 << 20) / 4096 + 1];
 		size_t pages = (hi - lo) / page, resident = 0;
 
-		TEST_ASSERT(pages <= sizeof(in) && !mincore((void *)lo, hi - lo, in), "mincore: %s",
-			    strerror(errno));
+		if (pages > sizeof(in) || mincore((void *)lo, hi - lo, in)) {
+			fprintf(stderr, "  FAILED: stage pipe: mincore: %s\n", strerror(errno));
+			goto out;
+		}
 		for (size_t k = 0; k < pages; k++)
 			resident += in[k] & 1;
-		TEST_ASSERT(resident == pages, "stage %d: %zu of %zu pages in memory", i, resident,
-			    pages);
+		if (resident != pages) {
+			fprintf(stderr, "  FAILED: stage %d: %zu of %zu pages in memory\n", i,
+				resident, pages);
+			goto out;
+		}
 	}
 	stage_pipe__exit(&pipe);
 	TEST_ASSERT(!stage_pipe__init(&pipe, STAGE), "stage pipe: %s", strerror(errno));
