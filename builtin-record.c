@@ -431,9 +431,11 @@ static void record__print_summary(struct record *rec)
 		record__print_memory(rec);
 		if (rec->opts.verbose)
 			pr_err("[ perf record: %llu samples trimmed to the common window, %llu left "
-			       "for the next dump, %llu triggers with nothing new ]\n",
+			       "for the next dump, %llu triggers with nothing new, %llu records of "
+			       "the twin switches' overlaps left out (dumped once, from the ring "
+			       "read first) ]\n",
 			       (unsigned long long)d->trimmed, (unsigned long long)d->deferred,
-			       (unsigned long long)d->empty);
+			       (unsigned long long)d->empty, (unsigned long long)d->overlap);
 		return;
 	}
 	pr_err("[ perf record: Woken up %llu times to write data ]\n",
@@ -516,14 +518,17 @@ static int record__check_memory(struct record *rec)
  * when the workload's exec enables the events (enable_on_exec): which of
  * them the kernel has enabled is not known then. Without twins, which
  * take as much memory again in the kernel's rings, dumps copy the rings. */
-static void record__open_twins(struct record *rec)
+static int record__open_twins(struct record *rec)
 {
 	char why[256];
 
 	if (!rec->opts.overwrite || rec->opts.per_task || !rec->so.kind || rec->opts.history_size)
-		return;
-	if (evlist__open_twins(rec->evlist, why, sizeof(why)) && rec->opts.verbose)
+		return 0;
+	if (!evlist__open_twins(rec->evlist, why, sizeof(why)))
+		return 1;
+	if (rec->opts.verbose)
 		pr_err("[ perf record: %s: dumps copy the rings ]\n", why);
+	return 0;
 }
 
 /* Overwrite mode: capture buffers for every ring, and the dump writer. */
@@ -597,7 +602,7 @@ int cmd_record(int argc, const char **argv)
 		.pending_max = PENDING_MAX_DEFAULT,
 	};
 	struct record_opts *opts = &rec.opts;
-	int err = 0, ret = 1, status = 0, why = RUNNING;
+	int err = 0, ret = 1, status = 0, why = RUNNING, twins = 0;
 
 	/* first of all: a SIGUSR2/SIGINT during set-up must wait for the loop */
 	err = record__setup_signals(&rec);
@@ -677,10 +682,12 @@ int cmd_record(int argc, const char **argv)
 	if (!err)
 		err = record__check_memory(&rec);
 	if (!err)
-		record__open_twins(&rec);
+		twins = record__open_twins(&rec);
 	if (!err)
 		err = evlist__mmap(rec.evlist, opts->mmap_bytes, opts->bwd_mmap_bytes,
 				   rec.err, sizeof(rec.err));
+	if (!err && twins && !evlist__twinned(rec.evlist) && opts->verbose)
+		pr_err("[ perf record: %s: dumps copy the rings ]\n", rec.err);
 	if (!err && opts->overwrite)
 		err = record__setup_dumps(&rec);
 	if (err) {

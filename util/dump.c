@@ -207,6 +207,7 @@ static void dump__account_ring(struct dump *d, const struct ring_copy *rc)
 	u64 bytes = rc->len - rc->start;
 
 	d->st.kernel_lost += rc->idx.lost;
+	d->st.overlap += rc->overlap;
 	if (rc->wrapped && rc->new_bytes > bytes) {
 		u64 gone = rc->new_bytes - bytes;
 

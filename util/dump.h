@@ -42,6 +42,7 @@ struct dump_stats {
 	u64 failed;
 	u64 empty;		/* triggers with nothing new to dump */
 	u64 prune_failed;	/* tracking could not be pruned (no memory): the cap still holds */
+	u64 overlap;		/* records of a twin switch's overlap, in the ring dumped before */
 };
 
 void dump_stats__add(struct dump_stats *sum, const struct dump_stats *one);

@@ -122,6 +122,12 @@ static void evlist__close_twins(struct evlist *evlist)
 
 int evlist__open_twins(struct evlist *evlist, char *errbuf, size_t errsz)
 {
+	/* an event of a task counts the children it inherits; one opened
+	 * anew would start over with none */
+	if (evlist->threads->nr != 1 || evlist->threads->map[0] != -1) {
+		snprintf(errbuf, errsz, "twin events: only for events of whole CPUs");
+		return -EOPNOTSUPP;
+	}
 	/* their ids are not hashed: only a forward event's are looked up */
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
@@ -157,6 +163,29 @@ static void evlist__close_slot(struct evlist *evlist, int slot)
 	}
 }
 
+/* Whether a hit can reach two events of leader's group (and their twins)
+ * at once: a tracepoint's, a software event's other than the clocks
+ * (both go through a list of the CPU's events), a dynamic PMU's (kprobes,
+ * uprobes). Counters and clocks each count on their own: their sets
+ * need not be opened anew, which would restart a frequency's period. */
+static int evlist__group_shares_hits(const struct evlist *evlist, const struct evsel *leader)
+{
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		const struct perf_event_attr *a = &evlist->entries[i]->attr;
+
+		if (evlist->entries[i]->leader != leader)
+			continue;
+		if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
+		    a->type == PERF_TYPE_RAW || a->type == PERF_TYPE_BREAKPOINT)
+			continue;
+		if (a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+						       a->config == PERF_COUNT_SW_TASK_CLOCK))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
 int evlist__reopen_twins(struct evlist *evlist)
 {
 	int set = evlist->twin_stale, per_thread = evlist->cpus->map[0] == -1, err = 0;
@@ -168,7 +197,9 @@ int evlist__reopen_twins(struct evlist *evlist)
 	for (int i = 0; i < evlist->nr_entries && !err; i++) {
 		struct evsel *e = evlist->entries[i];
 
-		for (int c = 0; e->twinned && c < e->nr_cpus && !err; c++) {
+		if (!e->twinned || !evlist__group_shares_hits(evlist, e->leader))
+			continue;
+		for (int c = 0; c < e->nr_cpus && !err; c++) {
 			for (int t = 0; t < e->nr_threads && !err; t++) {
 				int *fresh = evsel__slot_fd(e, set + 2, c, t), r = per_thread ? t : c;
 				const struct mmap *ring = set ? &evlist->bwd_twin[r] : &evlist->bwd[r];
@@ -250,8 +281,10 @@ static void evlist__mmap_twins(struct evlist *evlist, size_t bytes, char *errbuf
 	}
 	/* every ring has its twin, or none does */
 	for (int r = 0; !err && r < evlist->nr_mmaps; r++)
-		if (!evlist->bwd[r].pc != !evlist->bwd_twin[r].pc)
+		if (!evlist->bwd[r].pc != !evlist->bwd_twin[r].pc) {
 			err = -ENODEV;
+			snprintf(errbuf, errsz, "twin rings: ring %d has no twin", r);
+		}
 	/* the events that sample are opened anew from the start, first
 	 * set 0's, then set 1's, the one switched to first: those opened
 	 * with the rings only hold them, and a session keeps as many fds
@@ -259,13 +292,15 @@ static void evlist__mmap_twins(struct evlist *evlist, size_t bytes, char *errbuf
 	for (int set = 0; set < 2 && !err; set++) {
 		evlist->twin_stale = set;
 		err = evlist__reopen_twins(evlist);
+		if (err)
+			snprintf(errbuf, errsz, "twin events: opening set %d anew: %s", set,
+				 strerror(-err));
 	}
 	if (!err)
 		return;
 	evlist__munmap_twins(evlist);
 	evlist__close_twins(evlist);
 	evlist->twin_stale = -1;
-	errbuf[0] = 0;
 }
 
 int evlist__mmap(struct evlist *evlist, size_t fwd_bytes, size_t bwd_bytes,

@@ -74,7 +74,8 @@ int evlist__switch_twins(struct evlist *evlist);
  * then hold a hit of the overlap twice. */
 int evlist__reopen_twins(struct evlist *evlist);
 /* Maps the rings (sizes in data bytes, powers of two). 0 or -errno with a
- * "mmap: cpu N: ..." line in errbuf. */
+ * "mmap: cpu N: ..." line in errbuf. Twins whose rings cannot be had are
+ * closed, with 0 and why in errbuf. */
 int evlist__mmap(struct evlist *evlist, size_t fwd_bytes, size_t bwd_bytes,
 		 char *errbuf, size_t errsz);
 void evlist__munmap(struct evlist *evlist);

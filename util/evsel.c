@@ -92,6 +92,8 @@ void evsel__close_twins(struct evsel *e)
 	e->twinned = 0;
 }
 
+static int rlimit__bump_nofile(void);
+
 int evsel__open_twin_fd(struct evsel *e, int slot, struct cpu_map *cpus,
 			struct thread_map *threads, int c, int t)
 {
@@ -103,8 +105,10 @@ int evsel__open_twin_fd(struct evsel *e, int slot, struct cpu_map *cpus,
 	/* off until a switch turns it on, whatever the first set waits for */
 	attr.disabled = 1;
 	attr.enable_on_exec = 0;
-	fd = sys_perf_event_open(&attr, cg ? e->cgroup_fd : threads->map[t], cpus->map[c],
-				 group_fd, PERF_FLAG_FD_CLOEXEC | (cg ? PERF_FLAG_PID_CGROUP : 0));
+	do
+		fd = sys_perf_event_open(&attr, cg ? e->cgroup_fd : threads->map[t], cpus->map[c],
+					 group_fd, PERF_FLAG_FD_CLOEXEC | (cg ? PERF_FLAG_PID_CGROUP : 0));
+	while (fd < 0 && errno == EMFILE && rlimit__bump_nofile());
 	if (fd < 0)
 		return -errno;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, evsel__slot_id(e, slot, c, t)) ||

@@ -331,7 +331,14 @@ static int record__capture(struct record *rec)
 		       strerror(-err));
 		goto fail;
 	}
-	/* the rings stand still from here, and the twins sample */
+	/* the rings stand still from here, and the twins sample; a capture
+	 * that fails after the switch loses the rings' new records, as a
+	 * copying one does: a name that cannot be is refused before */
+	if (strlen(path) >= PATH_MAX) {
+		err = -ENAMETOOLONG;
+		pr_err("perf record: dump failed: %s: %s\n", path, strerror(-err));
+		goto fail;
+	}
 	if (evlist__twinned(rec->evlist) && !rec->dump->opts.last &&
 	    (err = evlist__switch_twins(rec->evlist)) < 0) {
 		pr_err("perf record: dump failed: switching to the twin events: %s\n",

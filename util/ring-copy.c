@@ -230,7 +230,13 @@ static void ring_copy__cut_overlap(struct ring_copy *rc, u64 enabled_ns)
 		const struct perf_event_header *h = ring_copy__record(rc, n);
 
 		ix->samples -= h->type == PERF_RECORD_SAMPLE && ix->samples;
-		ix->lost_records -= h->type == PERF_RECORD_LOST && ix->lost_records;
+		if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16 && ix->lost_records) {
+			u64 lost;
+
+			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+			ix->lost_records--;
+			ix->lost -= MIN(lost, ix->lost);
+		}
 		n++;
 	}
 	ix->offs += n;
