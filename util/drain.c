@@ -13,16 +13,15 @@
 
 void record_stats__account(struct record_stats *st, const struct perf_event_header *h, u64 time)
 {
+	u64 lost;
+
 	if (h->type == PERF_RECORD_SAMPLE) {
 		st->samples++;
 		if (!st->first_time || time < st->first_time)
 			st->first_time = time;
 		if (time > st->last_time)
 			st->last_time = time;
-	} else if (h->type == PERF_RECORD_LOST) {
-		u64 lost;
-
-		memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+	} else if (event__lost(h, &lost)) {
 		st->lost += lost;
 	}
 }

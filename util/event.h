@@ -42,6 +42,16 @@ static inline int event__size_ok(u16 size, u64 room)
 	return size >= sizeof(struct perf_event_header) && !(size % 8) && size <= room;
 }
 
+/* Whether h is a PERF_RECORD_LOST with its count (id, then lost), and
+ * that count in *lost. */
+static inline int event__lost(const struct perf_event_header *h, u64 *lost)
+{
+	if (h->type != PERF_RECORD_LOST || h->size < sizeof(*h) + 16)
+		return 0;
+	__builtin_memcpy(lost, (const char *)h + sizeof(*h) + 8, sizeof(*lost));
+	return 1;
+}
+
 /* The fields every record ends with under sample_id_all. */
 struct sample_id {
 	u32 pid, tid;

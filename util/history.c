@@ -166,14 +166,12 @@ int history_scan__records(struct history_scan *s, const char *recs, u32 len)
 	s->nr_pids = 0;
 	for (u32 off = 0; off + sizeof(struct perf_event_header) <= len;) {
 		const struct perf_event_header *h = (const void *)(recs + off);
+		u64 lost;
 
 		if (!event__size_ok(h->size, len - off))
 			break;
 		off += h->size;
-		if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
-			u64 lost;
-
-			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+		if (event__lost(h, &lost)) {
 			s->lost_records++;
 			s->lost += lost;
 			continue;

@@ -131,7 +131,7 @@ int record_index__build(struct record_index *ix, const char *buf, u64 start, u64
 	ix->nr = ix->nr_pids = ix->samples = ix->lost_records = ix->lost = 0;
 	while (off + sizeof(struct perf_event_header) <= len) {
 		const struct perf_event_header *h = (const void *)(buf + (off & mask));
-		u64 slot, t = 0;
+		u64 slot, t = 0, lost;
 
 		if (!event__size_ok(h->size, len - off))
 			break;
@@ -152,10 +152,7 @@ int record_index__build(struct record_index *ix, const char *buf, u64 start, u64
 			ix->samples++;
 			if (record_index__add_pid(ix, h))
 				return -ENOMEM;
-		} else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
-			u64 lost;
-
-			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+		} else if (event__lost(h, &lost)) {
 			ix->lost_records++;
 			ix->lost += lost;
 		}
