@@ -514,10 +514,10 @@ static int record__check_memory(struct record *rec)
 
 /* Dumps that come while recording read each ring where it is, standing
  * still, while twin events write into rings of their own: the capture
- * copies nothing and takes the same time for rings of any size. Not
- * when the workload's exec enables the events (enable_on_exec): which of
- * them the kernel has enabled is not known then. Without twins, which
- * take as much memory again in the kernel's rings, dumps copy the rings. */
+ * copies nothing and takes the same time for rings of any size. Only for
+ * events of whole CPUs (evlist__open_twins() says why); without twins,
+ * which take as much memory again in the kernel's rings, dumps copy the
+ * rings. Returns whether the twins are open. */
 static int record__open_twins(struct record *rec)
 {
 	char why[256];

@@ -127,8 +127,7 @@ u64 dump__fresh_bytes(const struct dump *d)
 	u64 bytes = 0;
 
 	for (int i = 0; i < d->nr_rings; i++)
-		bytes += d->rc[i].twin ? ring_copy__fresh_in(&d->rc[i], d->evlist->twin_active) :
-			 ring_copy__fresh(&d->rc[i]);
+		bytes += ring_copy__fresh_in(&d->rc[i], d->evlist->twin_active);
 	return bytes;
 }
 

@@ -151,15 +151,14 @@ static void evlist__close_slot(struct evlist *evlist, int slot)
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 
-		for (int c = 0; e->twinned && c < e->nr_cpus; c++)
-			for (int t = 0; t < e->nr_threads; t++) {
-				int *fd = evsel__slot_fd(e, slot, c, t);
+		for (int c = 0; e->twinned && c < e->nr_cpus; c++) {
+			int *fd = evsel__slot_fd(e, slot, c, 0);
 
-				if (*fd >= 0)
-					close(*fd);
-				*fd = -1;
-				*evsel__slot_id(e, slot, c, t) = 0;
-			}
+			if (*fd >= 0)
+				close(*fd);
+			*fd = -1;
+			*evsel__slot_id(e, slot, c, 0) = 0;
+		}
 	}
 }
 
@@ -188,7 +187,7 @@ static int evlist__group_shares_hits(const struct evlist *evlist, const struct e
 
 int evlist__reopen_twins(struct evlist *evlist)
 {
-	int set = evlist->twin_stale, per_thread = evlist->cpus->map[0] == -1, err = 0;
+	int set = evlist->twin_stale, err = 0;
 
 	if (set < 0)
 		return 0;
@@ -200,20 +199,17 @@ int evlist__reopen_twins(struct evlist *evlist)
 		if (!e->twinned || !evlist__group_shares_hits(evlist, e->leader))
 			continue;
 		for (int c = 0; c < e->nr_cpus && !err; c++) {
-			for (int t = 0; t < e->nr_threads && !err; t++) {
-				int *fresh = evsel__slot_fd(e, set + 2, c, t), r = per_thread ? t : c;
-				const struct mmap *ring = set ? &evlist->bwd_twin[r] : &evlist->bwd[r];
+			int *fresh = evsel__slot_fd(e, set + 2, c, 0);
+			const struct mmap *ring = set ? &evlist->bwd_twin[c] : &evlist->bwd[c];
 
-				if (*evsel__slot_fd(e, set, c, t) < 0)
-					continue;
-				*fresh = evsel__open_twin_fd(e, set + 2, evlist->cpus, evlist->threads,
-							     c, t);
-				if (*fresh < 0) {
-					err = *fresh;
-					*fresh = -1;
-				} else if (ioctl(*fresh, PERF_EVENT_IOC_SET_OUTPUT, ring->fd)) {
-					err = -errno;
-				}
+			if (*evsel__slot_fd(e, set, c, 0) < 0)
+				continue;
+			*fresh = evsel__open_twin_fd(e, set + 2, evlist->cpus, evlist->threads, c, 0);
+			if (*fresh < 0) {
+				err = *fresh;
+				*fresh = -1;
+			} else if (ioctl(*fresh, PERF_EVENT_IOC_SET_OUTPUT, ring->fd)) {
+				err = -errno;
 			}
 		}
 	}
@@ -257,7 +253,7 @@ static void evlist__munmap_twins(struct evlist *evlist)
  * the mlock limit refuses) the twins go, and dumps copy the rings. */
 static void evlist__mmap_twins(struct evlist *evlist, size_t bytes, char *errbuf, size_t errsz)
 {
-	int per_thread = evlist->cpus->map[0] == -1, err = 0, twinned = 0;
+	int err = 0, twinned = 0;
 
 	for (int i = 0; i < evlist->nr_entries; i++)
 		twinned |= evlist->entries[i]->twinned;
@@ -269,14 +265,11 @@ static void evlist__mmap_twins(struct evlist *evlist, size_t bytes, char *errbuf
 		for (int i = 0; i < evlist->nr_entries && !err; i++) {
 			struct evsel *e = evlist->entries[i];
 
-			for (int t = 0; e->twinned && t < e->nr_threads && !err; t++) {
-				int fd = *evsel__slot_fd(e, 1, c, t);
+			int fd = e->twinned ? *evsel__slot_fd(e, 1, c, 0) : -1;
 
-				if (fd >= 0)
-					err = evlist__attach_ring(&evlist->bwd_twin[per_thread ? t : c],
-								  fd, evlist->cpus->map[c], bytes,
-								  1, errbuf, errsz);
-			}
+			if (fd >= 0)
+				err = evlist__attach_ring(&evlist->bwd_twin[c], fd, evlist->cpus->map[c],
+							  bytes, 1, errbuf, errsz);
 		}
 	}
 	/* every ring has its twin, or none does */
@@ -370,13 +363,12 @@ static int evlist__ioctl_all(struct evlist *evlist, unsigned long req, int all)
 		for (int k = 0; e->fd && (!e->twinned || all) && k < evsel__nr_fds(e); k++)
 			if (e->fd[k] >= 0 && ioctl(e->fd[k], req, 0) && !ret)
 				ret = -errno;
-		for (int c = 0; e->fd && e->twinned && !all && c < e->nr_cpus; c++)
-			for (int t = 0; t < e->nr_threads; t++) {
-				int fd = evsel__live_fd(e, evlist->twin_active, c, t);
+		for (int c = 0; e->fd && e->twinned && !all && c < e->nr_cpus; c++) {
+			int fd = evsel__live_fd(e, evlist->twin_active, c, 0);
 
-				if (fd >= 0 && ioctl(fd, req, 0) && !ret)
-					ret = -errno;
-			}
+			if (fd >= 0 && ioctl(fd, req, 0) && !ret)
+				ret = -errno;
+		}
 	}
 	return ret;
 }
@@ -387,23 +379,17 @@ int evlist__enable(struct evlist *evlist)
 	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_ENABLE, 0);
 }
 
-/* req on the live fds of set that write into ring r. 0 or the first
- * -errno, the fds after it left as they were. */
+/* req on the live fds of set that write into ring r (twins are events
+ * of whole CPUs: ring r is CPU index r's). 0 or the first -errno, the
+ * fds after it left as they were. */
 static int evlist__ioctl_ring(struct evlist *evlist, int r, int set, unsigned long req)
 {
-	int per_thread = evlist->cpus->map[0] == -1;
-
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
+		int fd = e->twinned ? evsel__live_fd(e, set, r, 0) : -1;
 
-		for (int c = 0; e->twinned && c < e->nr_cpus; c++) {
-			for (int t = 0; t < e->nr_threads; t++) {
-				int fd = evsel__live_fd(e, set, c, t);
-
-				if (fd >= 0 && (per_thread ? t : c) == r && ioctl(fd, req, 0))
-					return -errno;
-			}
-		}
+		if (fd >= 0 && ioctl(fd, req, 0))
+			return -errno;
 	}
 	return 0;
 }

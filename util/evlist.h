@@ -47,8 +47,10 @@ int evlist__nr_groups(const struct evlist *evlist);
  * (and filter) on failure. */
 int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose);
 /* Opens a twin of every backward event (evsel__open_twins()), before
- * the rings are mapped. 0 or -errno with errbuf set; on error no twin
- * stays open. */
+ * the rings are mapped: only for events of whole CPUs (one fd per CPU,
+ * ring r being CPU index r's), since an event of a task opened anew would
+ * not follow the children the first inherited. 0 or -errno with errbuf
+ * set; on error no twin stays open. */
 int evlist__open_twins(struct evlist *evlist, char *errbuf, size_t errsz);
 /* Whether every backward ring has a twin ring. */
 static inline int evlist__twinned(const struct evlist *evlist)

@@ -35,17 +35,17 @@ static u64 mapping_bytes(u64 size, u64 colour)
 	return size >= HUGE_PAGE ? (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1) : len;
 }
 
-u64 ring_copy__bytes(u64 data_bytes)
+u64 ring_copy__twins_bytes(u64 data_bytes)
 {
 	/* the index's two arrays are coloured alike; the largest colour
 	 * bounds every ring's */
-	return mapping_bytes(data_bytes, (COLOURS - 1) * COLOUR_BYTES) +
-	       record_index__bytes(record_index__entries(data_bytes), (COLOURS - 1) * COLOUR_BYTES);
+	return record_index__bytes(record_index__entries(data_bytes), (COLOURS - 1) * COLOUR_BYTES);
 }
 
-u64 ring_copy__twins_bytes(u64 data_bytes)
+u64 ring_copy__bytes(u64 data_bytes)
 {
-	return record_index__bytes(record_index__entries(data_bytes), (COLOURS - 1) * COLOUR_BYTES);
+	return mapping_bytes(data_bytes, (COLOURS - 1) * COLOUR_BYTES) +
+	       ring_copy__twins_bytes(data_bytes);
 }
 
 /* The ring's pages are mapped on first access: take those faults now too. */
@@ -228,12 +228,10 @@ static void ring_copy__cut_overlap(struct ring_copy *rc, u64 enabled_ns)
 
 	while (n < ix->nr && (ix->times[n] <= rc->floor || ix->times[n] < enabled_ns)) {
 		const struct perf_event_header *h = ring_copy__record(rc, n);
+		u64 lost;
 
 		ix->samples -= h->type == PERF_RECORD_SAMPLE && ix->samples;
-		if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16 && ix->lost_records) {
-			u64 lost;
-
-			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+		if (event__lost(h, &lost) && ix->lost_records) {
 			ix->lost_records--;
 			ix->lost -= MIN(lost, ix->lost);
 		}

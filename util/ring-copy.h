@@ -56,7 +56,8 @@ int ring_copy__init_twins(struct ring_copy *rc, struct mmap *m, struct mmap *twi
  * writing (nanoseconds): with a wrapped ring, margin bytes at the old end
  * are not read. The next capture of the ring starts where this one did. */
 void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin);
-/* Twins: bytes ring set wrote since its previous capture. */
+/* Bytes ring set wrote since its previous capture (without twins, set 0
+ * is the only one: ring_copy__fresh()). */
 u64 ring_copy__fresh_in(const struct ring_copy *rc, int set);
 
 /* Copies what the kernel wrote since the previous capture, without pausing
@@ -82,9 +83,9 @@ u64 ring_copy__defer_newest(struct ring_copy *rcs, int n, u64 slack, u64 id_samp
 /* Indexes the complete records of the capture into rc->idx, oldest first
  * (record_index__build()). With twins, the records at or before the
  * newest time this CPU dumped are left out, and counted in overlap: they
- * were written while both twins were on, each hit once in either ring,
- * stamped first by the event enabled last, whose ring is read last. 0 or
- * -ENOMEM. */
+ * were written while both twins were on, a shared hit in both rings,
+ * stamped first by the event opened last (evlist__switch_twins()), whose
+ * ring is read next. 0 or -ENOMEM. */
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type);
 
 static inline const struct perf_event_header *ring_copy__record(const struct ring_copy *rc,
