@@ -52,8 +52,10 @@ log "$(wc -l < all) numbers in $(ls fr.data.* | wc -l) dumps, each once"
 # -p: the events of a task follow the children it forks (inherit), which
 # an event opened anew would not: no twins, and every number of a child
 # started after the recorder is in one dump
-rm -f fr.data.*
-sh -c 'sleep 0.5; "$0" test -w closes 300000 1000000 400000' "$PERF" &
+rm -f fr.data.* go
+# the child is forked once the recorder watches its parent: a gate, not a sleep
+sh -c 'while [ ! -e go ]; do sleep 0.01; done; "$0" test -w closes 300000 1000000 400000' \
+	"$PERF" &
 parent=$!
 BG_PIDS+=($parent)
 "$PERF" record -v --overwrite --switch-output -p $parent -c 1 -e syscalls:sys_enter_close \
@@ -63,6 +65,7 @@ BG_PIDS+=($rec)
 wait_ready $rec
 grep -q 'twin events: only for events of whole CPUs: dumps copy the rings' rec.err ||
 	fail "-p: twins not refused: $(cat rec.err)"
+: > go
 while kill -0 $parent 2>/dev/null; do
 	sleep 0.1
 	kill -USR2 $rec 2>/dev/null	# it ends when its target does
