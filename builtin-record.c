@@ -564,6 +564,7 @@ static int record__setup_dumps(struct record *rec)
 		snprintf(rec->err, sizeof(rec->err), "dump writer: %s", strerror(-err));
 		return err;
 	}
+	writer__warm(&rec->writer, rec->dump, rec->opts.output);
 	if (rec->opts.verbose)
 		record__print_memory(rec);
 	return 0;

@@ -146,7 +146,13 @@ static int run(const char *dir, int nr, u64 ring_mb, int rounds)
 	info.evlist = evlist;
 	snprintf(path, sizeof(path), "%s/pipeline.data", dir);
 	for (int i = 0; i < rounds; i++) {
+		int no_stop = 0;
 		u64 t0;
+
+		/* as the writer thread does between dumps: the file made ahead */
+		if (dump__open_ahead(d, path) || dump__warm(d, &no_stop))
+			fprintf(stderr, "dump-pipeline: no file made ahead: %s\n",
+				strerror(-d->ahead_err));
 
 		/* everything in the rings is new again */
 		for (int r = 0; r < nr; r++)

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -229,6 +230,94 @@ out:
 	return ret;
 }
 
+/* Pages of fd's first bytes in the page cache. */
+static u64 resident_pages(int fd, u64 bytes)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	u64 pages = (bytes + page - 1) / page, n = 0;
+	unsigned char *vec = malloc(pages);
+	void *p = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (vec && p != MAP_FAILED && !mincore(p, bytes, vec))
+		for (u64 i = 0; i < pages; i++)
+			n += vec[i] & 1;
+	if (p != MAP_FAILED)
+		munmap(p, bytes);
+	free(vec);
+	return n;
+}
+
+/* A dump's file made ahead (perf_data__open_ahead(), __warm()): a stop
+ * faults nothing in; otherwise every page is in the page cache, the file
+ * a dump of its directory then creates is that one, and it ends with the
+ * dump's bytes. A file ahead of another directory is closed, not used. */
+static int check_ahead(const char *dir, struct evlist *l, struct test_ctx *ctx)
+{
+	enum { AHEAD = 4 << 20 };
+	char path[256], sub[256], err[512] = "";
+	struct header_info info = { .evlist = l, .first_sample_time = 10, .last_sample_time = 10 };
+	struct perf_data a = { .fd = -1 }, d = { .fd = -1 };
+	struct perf_reader r;
+	struct seen s = { 0 };
+	struct buf b = { 0 };
+	struct stat st, st_ahead;
+	int stop = 1, werr;
+
+	snprintf(path, sizeof(path), "%s/ahead.data", dir);
+	TEST_ASSERT(!perf_data__open_ahead(&a, path), "open ahead");
+	TEST_ASSERT(nr_files(dir) == 0, "a file ahead has no name");
+	werr = perf_data__warm(&a, AHEAD, &stop);
+	if (werr == -ENOSPC || werr == -ENOMEM) {
+		TEST_LOG(ctx, "  no room for 4M ahead in %s (%s): the making is not checked\n",
+			 dir, strerror(-werr));
+		perf_data__abort(&a);
+		return TEST_OK;
+	}
+	TEST_ASSERT(!werr && a.warm == 0, "told to stop, it faulted %llu bytes in (%s)",
+		    (unsigned long long)a.warm, strerror(-werr));
+	stop = 0;
+	TEST_ASSERT(!perf_data__warm(&a, AHEAD, &stop) && a.warm == AHEAD, "made %llu of %d",
+		    (unsigned long long)a.warm, AHEAD);
+	TEST_ASSERT(resident_pages(a.fd, AHEAD) == AHEAD / (u64)sysconf(_SC_PAGESIZE),
+		    "%llu pages of %d in the page cache", (unsigned long long)
+		    resident_pages(a.fd, AHEAD), AHEAD / (int)sysconf(_SC_PAGESIZE));
+	TEST_ASSERT(!fstat(a.fd, &st_ahead), "fstat");
+
+	snprintf(path, sizeof(path), "%s/ahead.data.2026", dir);
+	TEST_ASSERT(!perf_data__create_ahead(&d, &a, path, l, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(a.fd == -1 && !a.path, "the file ahead was not handed over");
+	TEST_ASSERT(!fstat(d.fd, &st) && st.st_ino == st_ahead.st_ino && d.warm == AHEAD,
+		    "the dump did not write into the file made ahead");
+	put_sample(&b, 100, 0x1000, 42, 43, 10, 1);
+	TEST_ASSERT(!b.err && !perf_data__write(&d, b.p, b.len), "write");
+	buf__release(&b);
+	TEST_ASSERT(!perf_data__commit(&d, &info, 0, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(!stat(path, &st) && (u64)st.st_size < 64 << 10 && (st.st_mode & 0777) == 0600,
+		    "the file made ahead ends at %llu bytes, mode %o", (unsigned long long)st.st_size,
+		    st.st_mode & 0777);
+	TEST_ASSERT(!reader__open(&r, path, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(!reader__for_each(&r, count, &s, err, sizeof(err)) && s.samples == 1 &&
+		    s.ips[0] == 0x1000, "read back: %d samples", s.samples);
+	reader__close(&r);
+	unlink(path);
+	perf_data__abort(&d);
+
+	/* made ahead for another directory: of no use, and closed */
+	snprintf(path, sizeof(path), "%s/ahead.data", dir);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	TEST_ASSERT(!mkdir(sub, 0700), "mkdir %s", sub);
+	TEST_ASSERT(!perf_data__open_ahead(&a, path) && !perf_data__warm(&a, 1 << 20, &stop) &&
+		    a.warm == 1 << 20, "open ahead");
+	snprintf(path, sizeof(path), "%s/sub/x.data", dir);
+	TEST_ASSERT(!perf_data__create_ahead(&d, &a, path, l, err, sizeof(err)), "%s", err);
+	/* (not by inode: the one closed may be the one given again) */
+	TEST_ASSERT(a.fd == -1 && d.warm == 0, "a file ahead of %s was used for %s", dir, path);
+	perf_data__abort(&d);
+	rmdir(sub);
+	TEST_LOG(ctx, "  4M made ahead, every page in the page cache, and written into\n");
+	return TEST_OK;
+}
+
 static int test_data(struct test_ctx *ctx)
 {
 	char dir[] = "/tmp/perf-test-data-XXXXXX", path[256], err[512];
@@ -275,6 +364,8 @@ static int test_data(struct test_ctx *ctx)
 	unlink(path);
 	if (ret == TEST_OK)
 		ret = check_reserve(dir, l, ctx);
+	if (ret == TEST_OK)
+		ret = check_ahead(dir, l, ctx);
 	/* an unwritable place is refused with the file named */
 	TEST_ASSERT(write_file("/nonexistent-dir/x.data", l, err, sizeof(err)) == -ENOENT &&
 		    strstr(err, "/nonexistent-dir/x.data"), "%s", err);

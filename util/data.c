@@ -18,6 +18,7 @@
 
 #define TMP_TAG ".tmp."
 #define NAME_TRIES 4	/* the name, then PATH-1..PATH-3, then random suffixes */
+#define WARM_CHUNK (256 << 10)	/* read at a time to fault a file in: in the caches */
 
 /* dirname() and basename() of path as malloc'd strings. 0 or -ENOMEM. */
 static int split_path(const char *path, char **dir, char **base)
@@ -121,28 +122,116 @@ static int open_named(struct perf_data *d, const char *dir, const char *base)
 	return fd;
 }
 
-int perf_data__create(struct perf_data *d, const char *path, const struct evlist *evlist,
-		      char *errbuf, size_t errsz)
+/* path's file, unnamed (or a named temporary) in its directory: d->fd,
+ * d->tmp. 0 or -errno. */
+static int open_file(struct perf_data *d, const char *path)
+{
+	char *dir = NULL, *base = NULL;
+	int err = split_path(path, &dir, &base);
+
+	if (!err) {
+		d->fd = open_unnamed(dir, base);
+		if (d->fd == -EOPNOTSUPP)
+			d->fd = open_named(d, dir, base);
+		err = d->fd < 0 ? d->fd : 0;
+	}
+	free(dir);
+	free(base);
+	return err;
+}
+
+/* Whether a and b name files of one directory. */
+static int same_dir(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+
+	return la == lb && !strncmp(a, b, la);
+}
+
+int perf_data__open_ahead(struct perf_data *d, const char *path)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->path = strdup(path);
+	err = d->path ? open_file(d, path) : -ENOMEM;
+	if (err)
+		perf_data__abort(d);
+	return err;
+}
+
+int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop)
+{
+	struct statvfs vfs;
+	char *scratch;
+	int err = 0;
+
+	if (d->fd < 0 || bytes <= d->warm)
+		return 0;
+	if (!d->warm_size) {
+		/* the room of the file asked once, as the reserve asks it:
+		 * never more than half the free room, and never more page
+		 * cache than half the memory free */
+		if (fstatvfs(d->fd, &vfs))
+			return -errno;
+		if (bytes > (u64)vfs.f_bavail * vfs.f_frsize / 2)
+			return -ENOSPC;
+		if (bytes / 1024 > meminfo_kb("MemAvailable") / 2)
+			return -ENOMEM;
+		/* allocated, its pages read as zeros; where it cannot be, a
+		 * hole does as well for the page cache */
+		if (fallocate(d->fd, 0, 0, bytes) &&
+		    (errno != EOPNOTSUPP || ftruncate(d->fd, bytes)))
+			return -errno;
+		d->warm_size = bytes;
+	}
+	scratch = malloc(WARM_CHUNK);
+	if (!scratch)
+		return -ENOMEM;
+	while (d->warm < d->warm_size && !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
+		ssize_t n = pread(d->fd, scratch, MIN(WARM_CHUNK, d->warm_size - d->warm),
+				  d->warm);
+
+		if (n <= 0) {
+			err = n ? -errno : -EIO;
+			break;
+		}
+		d->warm += n;
+	}
+	free(scratch);
+	return err;
+}
+
+int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const char *path,
+			    const struct evlist *evlist, char *errbuf, size_t errsz)
 {
 	struct perf_file_header hdr = { 0 };
 	struct buf b = { 0 };
-	char *dir = NULL, *base = NULL;
 	u64 ids_size = 0;
 	int err;
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
 	d->path = strdup(path);
-	err = d->path ? split_path(path, &dir, &base) : -ENOMEM;
-	if (err)
-		goto fail;
-	d->fd = open_unnamed(dir, base);
-	if (d->fd == -EOPNOTSUPP)
-		d->fd = open_named(d, dir, base);
-	if (d->fd < 0) {
-		err = d->fd;
+	if (!d->path) {
+		err = -ENOMEM;
 		goto fail;
 	}
+	if (ahead && ahead->fd >= 0 && same_dir(ahead->path, path) &&
+	    !lseek(ahead->fd, 0, SEEK_SET)) {
+		d->fd = ahead->fd;
+		d->tmp = ahead->tmp;
+		d->warm = ahead->warm;
+		ahead->fd = -1;
+		ahead->tmp = NULL;
+	}
+	if (ahead)
+		perf_data__abort(ahead);	/* taken, or of no use */
+	err = d->fd < 0 ? open_file(d, path) : 0;
+	if (err)
+		goto fail;
 	/* header placeholder, then each event's ids, then the attrs */
 	buf__zero(&b, sizeof(hdr));
 	for (int i = 0; i < evlist->nr_entries; i++) {
@@ -167,15 +256,17 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
 	buf__release(&b);
 	if (err)
 		goto fail;
-	free(dir);
-	free(base);
 	return 0;
 fail:
 	snprintf(errbuf, errsz, "cannot create output file %s: %s", path, strerror(-err));
-	free(dir);
-	free(base);
 	perf_data__abort(d);
 	return err;
+}
+
+int perf_data__create(struct perf_data *d, const char *path, const struct evlist *evlist,
+		      char *errbuf, size_t errsz)
+{
+	return perf_data__create_ahead(d, NULL, path, evlist, errbuf, errsz);
 }
 
 void perf_data__reserve(struct perf_data *d, u64 bytes)

@@ -28,6 +28,8 @@ struct perf_data {
 	struct buf comp_buf;
 	u64 comp_in, comp_out;	/* ring bytes, and the bytes of the records they became */
 	char placed[PATH_MAX];	/* after commit: the name the file got */
+	u64 warm_size;		/* opened ahead: the size given to be faulted in */
+	u64 warm;		/* ... and the bytes of it in the page cache */
 	struct dso_hits *hits;	/* fed every record written, for BUILD_ID (the caller's, or NULL) */
 };
 
@@ -61,6 +63,24 @@ int perf_data__create_pipe(struct perf_data *d, const struct header_info *info,
  * with their ids. 0 or -errno with a line in errbuf naming the file. */
 int perf_data__create(struct perf_data *d, const char *path, const struct evlist *evlist,
 		      char *errbuf, size_t errsz);
+/* A file opened ahead of its data, in path's directory, for
+ * perf_data__create_ahead(): a dump's name is known only at its trigger,
+ * its file can be made before. 0 or -errno; perf_data__abort() frees it. */
+int perf_data__open_ahead(struct perf_data *d, const char *path);
+/* Faults the first bytes of a file opened ahead into the page cache, a
+ * chunk at a time until *stop (read atomically: another thread sets it),
+ * and allocates them on the disk. A write into a new file pays for each
+ * page it adds to the page cache, more than for the copy (5 to 15 times
+ * as much in this VM); a write into pages that are there pays only the
+ * copy. Nothing is done where bytes are more than half the free room or
+ * half the free memory (-ENOSPC, -ENOMEM). The pages are clean zeros: the
+ * kernel can take them back at need. 0 or -errno; d->warm says how much
+ * is in, and a later call goes on from there. */
+int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop);
+/* perf_data__create(), in the file ahead opened (its fd taken when it is
+ * in path's directory, else closed): ahead is left empty. */
+int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const char *path,
+			    const struct evlist *evlist, char *errbuf, size_t errsz);
 /* Asks the filesystem for room for bytes more of data, past the end of
  * the file (its size stays), as one allocation before the writes: a
  * filesystem that allocates as the page cache fills (ext4's delayed

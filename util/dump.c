@@ -44,6 +44,7 @@ struct dump *dump__new(const struct evlist *evlist, u64 id_sample_type,
 
 	if (!d)
 		return NULL;
+	d->ahead.fd = -1;
 	d->evlist = evlist;
 	d->id_sample_type = id_sample_type;
 	d->opts = *opts;
@@ -105,6 +106,7 @@ void dump__delete(struct dump *d)
 	if (!d)
 		return;
 	capture_crew__delete(d->crew);
+	perf_data__abort(&d->ahead);
 	for (int i = 0; i < d->nr_rings; i++)
 		ring_copy__exit(&d->rc[i]);
 	free(d->rc);
@@ -463,6 +465,8 @@ static int dump__run(struct dump *d)
 	u64 window;
 	int err;
 
+	d->warm_bytes = 0;
+	d->warm_err = 0;
 	err = d->crew ? capture_crew__index(d->crew, d->id_sample_type) : 0;
 	if (err)
 		return dump__fail(d, err, "indexing the ring copies");
@@ -487,9 +491,12 @@ static int dump__run(struct dump *d)
 		d->st.empty++;
 		return -ENODATA;
 	}
-	err = perf_data__create(&out, d->path, d->evlist, d->errbuf, sizeof(d->errbuf));
+	err = perf_data__create_ahead(&out, &d->ahead, d->path, d->evlist, d->errbuf,
+				      sizeof(d->errbuf));
 	if (err)
 		return err;
+	d->warm_bytes = out.warm;
+	d->warm_err = d->ahead_err;
 	err = perf_data__set_compression(&out, d->opts.comp_level, d->opts.comp_mmap_len);
 	if (err) {
 		perf_data__abort(&out);
@@ -525,7 +532,27 @@ static int dump__run(struct dump *d)
 	memcpy(d->placed, out.placed, PATH_MAX);
 	d->no_features = out.no_features;
 	d->file_bytes = out.data_offset + out.data_size;
+	d->warm_bytes = MIN(d->warm_bytes, d->file_bytes);
 	return 0;
+}
+
+int dump__open_ahead(struct dump *d, const char *path)
+{
+	if (d->ahead.fd < 0)
+		d->ahead_err = perf_data__open_ahead(&d->ahead, path);
+	return d->ahead_err;
+}
+
+int dump__warm(struct dump *d, const int *stop)
+{
+	u64 bytes = 0;
+
+	if (d->opts.comp_level || d->ahead.fd < 0)
+		return 0;
+	for (int r = 0; r < d->nr_rings; r++)
+		bytes += d->rc[r].size;
+	d->ahead_err = perf_data__warm(&d->ahead, bytes, stop);
+	return d->ahead_err;
 }
 
 int dump__write(struct dump *d)

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include "util/buf.h"
+#include "util/data.h"
 #include "util/dso-hits.h"
 #include "util/capture.h"
 #include "util/header.h"
@@ -78,6 +79,8 @@ struct dump {
 	u64 *done;			/* per merge stream: records merged so far */
 	u64 window;			/* the common window's start (0: none) */
 	/* kept from dump to dump */
+	struct perf_data ahead;		/* the next dump's file, opened and faulted in ahead */
+	int ahead_err;			/* why it is not (0, -errno): the writer's */
 	struct prelude prelude;
 	struct merge merge;
 	struct stage_pipe pipe;		/* the records on their way to the file */
@@ -86,6 +89,8 @@ struct dump {
 	u64 prepare_ns;			/* capture to index, window and prelude done */
 	u64 write_ns;			/* capture to file in place */
 	u64 file_bytes;
+	u64 warm_bytes;			/* of them, written into pages faulted in ahead */
+	int warm_err;			/* why there were none (0, -errno) */
 	int no_features;		/* a full disk left no room for them */
 	struct dso_hits_cache_stats cache;	/* the build-id cache, after the file is in place */
 	u64 last_sample_time;
@@ -117,6 +122,17 @@ u64 dump__fresh_bytes(const struct dump *d);
 int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pending,
 		  const char *path, int keep_old, const struct header_info *info,
 		  u64 trigger_ns);
+/* Opens the next dump's file in path's directory, unless it is open: it
+ * waits in d->ahead for that dump. 0 or -errno, kept in d->ahead_err too
+ * (the dump reports it). */
+int dump__open_ahead(struct dump *d, const char *path);
+/* Faults as many bytes of the file opened ahead into the page cache as
+ * the rings hold, until *stop (set by another thread). Runs while no dump
+ * is written: dump__write() is then a copy into pages that are there, not
+ * the making of each one. With -z the file is far smaller than the rings,
+ * and made as it is written. 0 or -errno, which costs the next dump its
+ * speed, nothing else. */
+int dump__warm(struct dump *d, const int *stop);
 /* The rest of a captured dump: validates and indexes the copies, trims
  * them to the common window, selects the tracking prelude, and writes
  * prelude and samples merged in time order to d->path, created privately

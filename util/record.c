@@ -380,14 +380,23 @@ int record__dump_done(struct record *rec, struct dump *d)
 	} else {
 		record__placed(rec, d->placed, d->no_features, 1);
 		dso_hits_cache_stats__report(&d->cache, d->placed, rec->opts.quiet);
-		if (rec->opts.verbose)
+		if (rec->opts.verbose) {
+			char ahead[96];
+
+			if (d->warm_err)
+				snprintf(ahead, sizeof(ahead), "no file made ahead: %s",
+					 strerror(-d->warm_err));
+			else
+				snprintf(ahead, sizeof(ahead), "%.1f MB into pages made ahead",
+					 d->warm_bytes / 1048576.0);
 			pr_err("[ perf record: dump %s: capture %d rings, %.1f MB in %.3f ms; "
 			       "prelude %llu of %llu tracking records (%llu KB); written in "
-			       "%.3f ms ]\n", d->placed, d->nr_rings,
+			       "%.3f ms, %s ]\n", d->placed, d->nr_rings,
 			       d->captured_bytes / 1048576.0, d->capture_ns * ms,
 			       (unsigned long long)d->prelude.records,
 			       (unsigned long long)d->prelude.log_records,
-			       (unsigned long long)d->prelude.bytes / 1024, d->write_ns * ms);
+			       (unsigned long long)d->prelude.bytes / 1024, d->write_ns * ms, ahead);
+		}
 	}
 	/* the rings read, the set switched from gets events opened after the
 	 * set now on, ready for its next turn */

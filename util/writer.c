@@ -7,25 +7,47 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+static int writer__has_job(const struct writer *w)
+{
+	return w->job && !w->done;
+}
+
 static void *writer__thread(void *arg)
 {
 	struct writer *w = arg;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (!w->quit && (!w->job || w->done))
+		while (!w->quit && !writer__has_job(w) && !w->warm_due)
 			pthread_cond_wait(&w->cond, &w->lock);
 		if (w->quit)
 			break;
-		struct dump *d = w->job;
+		if (writer__has_job(w)) {
+			struct dump *d = w->job;
 
+			pthread_mutex_unlock(&w->lock);
+			dump__write(d);
+			/* the next file opened before the dump is done: a
+			 * session holds as many fds after a dump as before */
+			if (w->warm_dump)
+				(void)dump__open_ahead(d, w->warm_path);
+			pthread_mutex_lock(&w->lock);
+			w->done = 1;
+			w->warm_due = w->warm_dump != NULL;
+			pthread_cond_broadcast(&w->cond);
+			/* cannot fail: one job at a time never fills the counter */
+			(void)eventfd_write(w->efd, 1);
+			continue;
+		}
+		w->warm_due = 0;
+		w->warming = 1;
+		__atomic_store_n(&w->hurry, 0, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&w->lock);
-		dump__write(d);
+		/* a failure costs the next dump its speed; the dump says so */
+		(void)dump__warm(w->warm_dump, &w->hurry);
 		pthread_mutex_lock(&w->lock);
-		w->done = 1;
+		w->warming = 0;
 		pthread_cond_broadcast(&w->cond);
-		/* cannot fail: one job at a time never fills the counter */
-		(void)eventfd_write(w->efd, 1);
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
@@ -66,11 +88,26 @@ void writer__stop(struct writer *w)
 	w->efd = -1;
 }
 
+void writer__warm(struct writer *w, struct dump *d, const char *path)
+{
+	if (!w->started)
+		return;
+	/* the thread touches d->ahead only once warm_dump is set */
+	(void)dump__open_ahead(d, path);
+	pthread_mutex_lock(&w->lock);
+	w->warm_dump = d;
+	w->warm_path = path;
+	w->warm_due = 1;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
 void writer__submit(struct writer *w, struct dump *d)
 {
 	pthread_mutex_lock(&w->lock);
 	w->job = d;
 	w->done = 0;
+	__atomic_store_n(&w->hurry, 1, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
 }
@@ -94,10 +131,13 @@ struct dump *writer__reap(struct writer *w)
 
 struct dump *writer__wait(struct writer *w)
 {
-	if (!w->started || !w->job)
+	if (!w->started)
 		return NULL;
 	pthread_mutex_lock(&w->lock);
-	while (!w->done)
+	w->warm_dump = NULL;
+	w->warm_due = 0;
+	__atomic_store_n(&w->hurry, 1, __ATOMIC_RELAXED);
+	while (w->warming || writer__has_job(w))
 		pthread_cond_wait(&w->cond, &w->lock);
 	pthread_mutex_unlock(&w->lock);
 	return writer__reap(w);

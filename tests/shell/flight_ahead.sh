@@ -1,0 +1,63 @@
+#!/bin/bash
+# perf record --overwrite: each dump's file is made ahead, its pages in the page cache before the trigger; a dump that comes while it is being made takes what was made; every dump whole, nothing left behind
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+need_tracepoint syscalls sys_enter_close
+cd "$TMP" || exit 1
+
+# MB of a dump's file that went into pages made ahead ("" when none was)
+ahead_mb() {	# DUMP
+	sed -nE "s/.*dump ${1//./\\.}: .* ([0-9.]+) MB into pages made ahead.*/\1/p" rec.err
+}
+
+"$PERF" record -v --overwrite --switch-output -a -c 1 -e syscalls:sys_enter_close -m 4M \
+	-o ah.data 2> rec.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+# ~17 MB of numbered records: the ring of the CPU it ran on is full
+"$PERF" test -w closes 200000 1000000
+kill -USR2 $rec
+wait_line rec.err 'dump ah\.data\.[0-9]*: '
+first=$(ls ah.data.* | head -1)
+why=$(sed -nE 's/.*no file made ahead: (.*) \]$/\1/p' rec.err | head -1)
+case "$why" in
+"No space left on device" | "Cannot allocate memory")
+	skip "no file made ahead: $why (the rings are more than half the free room or memory)" ;;
+"") ;;
+*) fail "no file made ahead: $why" ;;
+esac
+mb=$(ahead_mb "$first")
+awk -v m="$mb" 'BEGIN { exit !(m >= 3.5) }' ||
+	fail "$first: '${mb:-no}' MB into pages made ahead, of a full 4M ring: $(grep 'dump ah' rec.err)"
+log "$first: $mb MB written into pages made ahead"
+
+# triggers back to back: the next file is being made when the next comes
+"$PERF" test -w closes 200000 2000000 &
+work=$!
+BG_PIDS+=($work)
+for i in 1 2 3; do
+	sleep 0.01
+	kill -USR2 $rec
+done
+wait $work
+kill -INT $rec
+wait $rec || fail "record exit status $?: $(cat rec.err)"
+[ "$(ls ah.data.* | wc -l)" -ge 3 ] || fail "$(ls ah.data.* | wc -l) dumps: $(cat rec.err)"
+for f in ah.data.*; do
+	stock_reads_clean "$f"
+	[ "$(stat -c %a "$f")" = 600 ] || fail "$f: mode $(stat -c %a "$f")"
+done
+# the first dump is the last numbers of the first run, whole, in order
+"$STOCK" script -i "$first" -F trace 2>/dev/null | awk '/fd: 0x/ { sub(/.*fd: /, ""); print }' |
+	hex2dec | awk '$1 >= 1000000 && $1 < 2000000' > vals
+n=$(wc -l < vals)
+[ "$n" -ge 30000 ] || fail "$first: $n numbers of a full 4M ring"
+[ "$(tail -1 vals)" = 1199999 ] || fail "$first: the newest number is $(tail -1 vals), not 1199999"
+awk 'NR > 1 && $1 != prev + 1 { print "after " prev " comes " $1; exit 1 } { prev = $1 }' vals > hole ||
+	fail "$first: $(cat hole)"
+# the file made ahead has no name until it is a dump: none is left
+left=$(ls -A | grep -v -e '^ah\.data\.[0-9]*$' -e '^rec\.err$' -e '^vals$' -e '^hole$' -e '^\.debug$')
+[ -z "$left" ] || fail "left behind: $left"
+log "$(ls ah.data.* | wc -l) dumps; the first: $n numbers in order"
+exit 0
