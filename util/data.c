@@ -13,12 +13,15 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #define TMP_TAG ".tmp."
 #define NAME_TRIES 4	/* the name, then PATH-1..PATH-3, then random suffixes */
 #define WARM_CHUNK (256 << 10)	/* read at a time to fault a file in: in the caches */
+#define WARM_ALLOC_CHUNK (64ULL << 20)	/* allocated at a time for it: a stop waits for no more */
 
 /* dirname() and basename() of path as malloc'd strings. 0 or -ENOMEM. */
 static int split_path(const char *path, char **dir, char **base)
@@ -140,60 +143,97 @@ static int open_file(struct perf_data *d, const char *path)
 	return err;
 }
 
-/* Whether a and b name files of one directory. */
-static int same_dir(const char *a, const char *b)
+/* The directory path's file is in, stat()ed. 0 or -errno. */
+static int stat_dir_of(const char *path, struct stat *st)
 {
-	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
-	size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+	char *dir, *base;
+	int err = split_path(path, &dir, &base);
 
-	return la == lb && !strncmp(a, b, la);
+	if (err)
+		return err;
+	if (stat(dir, st))
+		err = -errno;
+	free(dir);
+	free(base);
+	return err;
 }
 
 int perf_data__open_ahead(struct perf_data *d, const char *path)
 {
+	struct stat st;
 	int err;
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
 	d->path = strdup(path);
-	err = d->path ? open_file(d, path) : -ENOMEM;
+	err = d->path ? stat_dir_of(path, &st) : -ENOMEM;
+	if (!err) {
+		d->dir_dev = st.st_dev;
+		d->dir_ino = st.st_ino;
+		err = open_file(d, path);
+	}
 	if (err)
 		perf_data__abort(d);
 	return err;
 }
 
-int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop)
+/* Whether the file's pages can be made ahead: room on the disk, in
+ * memory, and a filesystem whose page cache the kernel can take back. */
+static int warm_allowed(int fd, u64 bytes)
 {
 	struct statvfs vfs;
+	struct statfs fs;
+	u64 avail_kb = meminfo_kb("MemAvailable");
+
+	if (fstatvfs(fd, &vfs) || fstatfs(fd, &fs))
+		return -errno;
+	/* a tmpfs file is memory that only swap can take back, and its
+	 * writes are copies into memory anyway */
+	if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC)
+		return -EOPNOTSUPP;
+	/* the room asked as the reserve asks it, and never more page cache
+	 * than half the memory free (when it is known) */
+	if (bytes > (u64)vfs.f_bavail * vfs.f_frsize / 2)
+		return -ENOSPC;
+	if (avail_kb && bytes / 1024 > avail_kb / 2)
+		return -ENOMEM;
+	return 0;
+}
+
+int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop)
+{
 	char *scratch;
 	int err = 0;
 
 	if (d->fd < 0 || bytes <= d->warm)
 		return 0;
 	if (!d->warm_size) {
-		/* the room of the file asked once, as the reserve asks it:
-		 * never more than half the free room, and never more page
-		 * cache than half the memory free */
-		if (fstatvfs(d->fd, &vfs))
-			return -errno;
-		if (bytes > (u64)vfs.f_bavail * vfs.f_frsize / 2)
-			return -ENOSPC;
-		if (bytes / 1024 > meminfo_kb("MemAvailable") / 2)
-			return -ENOMEM;
-		/* allocated, its pages read as zeros; where it cannot be, a
-		 * hole does as well for the page cache */
-		if (fallocate(d->fd, 0, 0, bytes) &&
-		    (errno != EOPNOTSUPP || ftruncate(d->fd, bytes)))
-			return -errno;
+		err = warm_allowed(d->fd, bytes);
+		if (err)
+			return err;
 		d->warm_size = bytes;
 	}
 	scratch = malloc(WARM_CHUNK);
 	if (!scratch)
 		return -ENOMEM;
 	while (d->warm < d->warm_size && !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
-		ssize_t n = pread(d->fd, scratch, MIN(WARM_CHUNK, d->warm_size - d->warm),
-				  d->warm);
+		ssize_t n;
 
+		/* allocated a part at a time, so that a stop is not kept
+		 * waiting by a filesystem that zeroes what it allocates; a
+		 * hole does as well for the page cache where it cannot be */
+		if (d->warm == d->warm_alloc) {
+			u64 more = MIN(WARM_ALLOC_CHUNK, d->warm_size - d->warm_alloc);
+
+			if (fallocate(d->fd, 0, d->warm_alloc, more) &&
+			    (errno != EOPNOTSUPP || ftruncate(d->fd, d->warm_alloc + more))) {
+				err = -errno;
+				break;
+			}
+			d->warm_alloc += more;
+		}
+		/* reading allocated blocks puts zeroed pages in the cache */
+		n = pread(d->fd, scratch, MIN(WARM_CHUNK, d->warm_alloc - d->warm), d->warm);
 		if (n <= 0) {
 			err = n ? -errno : -EIO;
 			break;
@@ -209,6 +249,7 @@ int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const 
 {
 	struct perf_file_header hdr = { 0 };
 	struct buf b = { 0 };
+	struct stat dir;
 	u64 ids_size = 0;
 	int err;
 
@@ -219,7 +260,11 @@ int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const 
 		err = -ENOMEM;
 		goto fail;
 	}
-	if (ahead && ahead->fd >= 0 && same_dir(ahead->path, path) &&
+	/* the directory itself, not its name: one removed and made again
+	 * since, or a link changed, would leave the file where its name
+	 * cannot be given */
+	if (ahead && ahead->fd >= 0 && !stat_dir_of(path, &dir) &&
+	    dir.st_dev == ahead->dir_dev && dir.st_ino == ahead->dir_ino &&
 	    !lseek(ahead->fd, 0, SEEK_SET)) {
 		d->fd = ahead->fd;
 		d->tmp = ahead->tmp;

@@ -2,6 +2,7 @@
 #define PERF_DATA_H
 
 #include <limits.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 #include "util/header.h"
 
@@ -28,8 +29,12 @@ struct perf_data {
 	struct buf comp_buf;
 	u64 comp_in, comp_out;	/* ring bytes, and the bytes of the records they became */
 	char placed[PATH_MAX];	/* after commit: the name the file got */
-	u64 warm_size;		/* opened ahead: the size given to be faulted in */
-	u64 warm;		/* ... and the bytes of it in the page cache */
+	/* opened ahead (perf_data__open_ahead()) */
+	dev_t dir_dev;		/* in this directory */
+	ino_t dir_ino;
+	u64 warm_size;		/* the size to be faulted in */
+	u64 warm_alloc;		/* ... of it allocated on the disk */
+	u64 warm;		/* ... of it in the page cache */
 	struct dso_hits *hits;	/* fed every record written, for BUILD_ID (the caller's, or NULL) */
 };
 
@@ -72,13 +77,16 @@ int perf_data__open_ahead(struct perf_data *d, const char *path);
  * and allocates them on the disk. A write into a new file pays for each
  * page it adds to the page cache, more than for the copy (5 to 15 times
  * as much in this VM); a write into pages that are there pays only the
- * copy. Nothing is done where bytes are more than half the free room or
- * half the free memory (-ENOSPC, -ENOMEM). The pages are clean zeros: the
- * kernel can take them back at need. 0 or -errno; d->warm says how much
- * is in, and a later call goes on from there. */
+ * copy. The pages are clean zeros, which the kernel can take back at
+ * need; the blocks stay allocated until the file is used or closed.
+ * Nothing is done where bytes are more than half the free room
+ * (-ENOSPC) or half the free memory (-ENOMEM), nor on tmpfs, whose pages
+ * only swap can take back (-EOPNOTSUPP). 0 or -errno; d->warm says how
+ * much is in, and a later call goes on from there. */
 int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop);
-/* perf_data__create(), in the file ahead opened (its fd taken when it is
- * in path's directory, else closed): ahead is left empty. */
+/* perf_data__create(), in the file opened ahead: taken when path's
+ * directory is the one it was opened in (the same inode), else closed;
+ * ahead is left empty. */
 int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const char *path,
 			    const struct evlist *evlist, char *errbuf, size_t errsz);
 /* Asks the filesystem for room for bytes more of data, past the end of

@@ -383,8 +383,10 @@ int record__dump_done(struct record *rec, struct dump *d)
 		if (rec->opts.verbose) {
 			char ahead[96];
 
-			if (d->warm_err)
-				snprintf(ahead, sizeof(ahead), "no file made ahead: %s",
+			if (d->opts.comp_level)
+				snprintf(ahead, sizeof(ahead), "nothing made ahead with -z");
+			else if (d->warm_err)
+				snprintf(ahead, sizeof(ahead), "nothing made ahead: %s",
 					 strerror(-d->warm_err));
 			else
 				snprintf(ahead, sizeof(ahead), "%.1f MB into pages made ahead",
@@ -527,6 +529,7 @@ int record__switch(struct record *rec)
 {
 	int err;
 
+	writer__hurry(&rec->writer);
 	rec->trigger_ns = rec->trigger.due_ns;
 	trigger__served(&rec->trigger);
 	if (rec->so.kind == SWITCH_TIME)

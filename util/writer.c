@@ -2,6 +2,7 @@
 #include "util/dump.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -10,6 +11,14 @@
 static int writer__has_job(const struct writer *w)
 {
 	return w->job && !w->done;
+}
+
+/* Whether the calling thread runs at a real-time policy. */
+static int writer__realtime(void)
+{
+	int policy = sched_getscheduler(0);
+
+	return policy == SCHED_FIFO || policy == SCHED_RR;
 }
 
 static void *writer__thread(void *arg)
@@ -22,6 +31,10 @@ static void *writer__thread(void *arg)
 			pthread_cond_wait(&w->cond, &w->lock);
 		if (w->quit)
 			break;
+		/* read under the lock: writer__wait() clears them */
+		struct dump *warm = w->warm_dump;
+		const char *path = w->warm_path;
+
 		if (writer__has_job(w)) {
 			struct dump *d = w->job;
 
@@ -29,8 +42,8 @@ static void *writer__thread(void *arg)
 			dump__write(d);
 			/* the next file opened before the dump is done: a
 			 * session holds as many fds after a dump as before */
-			if (w->warm_dump)
-				(void)dump__open_ahead(d, w->warm_path);
+			if (warm)
+				(void)dump__open_ahead(d, path);
 			pthread_mutex_lock(&w->lock);
 			w->done = 1;
 			w->warm_due = w->warm_dump != NULL;
@@ -40,11 +53,16 @@ static void *writer__thread(void *arg)
 			continue;
 		}
 		w->warm_due = 0;
+		/* at real-time priority (-r) the making would take a CPU from
+		 * the workload for as long as it lasts: the dump's own burst
+		 * would not */
+		if (!warm || writer__realtime())
+			continue;
 		w->warming = 1;
 		__atomic_store_n(&w->hurry, 0, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&w->lock);
 		/* a failure costs the next dump its speed; the dump says so */
-		(void)dump__warm(w->warm_dump, &w->hurry);
+		(void)dump__warm(warm, &w->hurry);
 		pthread_mutex_lock(&w->lock);
 		w->warming = 0;
 		pthread_cond_broadcast(&w->cond);
@@ -100,6 +118,11 @@ void writer__warm(struct writer *w, struct dump *d, const char *path)
 	w->warm_due = 1;
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
+}
+
+void writer__hurry(struct writer *w)
+{
+	__atomic_store_n(&w->hurry, 1, __ATOMIC_RELAXED);
 }
 
 void writer__submit(struct writer *w, struct dump *d)

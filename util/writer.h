@@ -39,6 +39,9 @@ static inline int writer__busy(const struct writer *w) { return w->job != NULL; 
  * written, before the dump is done; faults it in while there is nothing
  * else to do. Before any dump; path must outlive the writer. */
 void writer__warm(struct writer *w, struct dump *d, const char *path);
+/* A dump is coming: the making of a file ahead stops now, not at the
+ * hand-over (the drain and the capture come first). */
+void writer__hurry(struct writer *w);
 /* Hands a captured dump over (the writer must not be busy). */
 void writer__submit(struct writer *w, struct dump *d);
 /* The written dump, once done (it is the caller's again), else NULL. */
