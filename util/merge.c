@@ -15,6 +15,8 @@
  * insertion sort), and no more to clear and walk for a small slice. */
 #define SORT_BUCKETS 4096
 #define SORT_BUCKETS_MIN 64
+/* Records ahead in time order that merge__next() asks the memory for. */
+#define PREFETCH_AHEAD 16
 /* A bucket holding more is sorted by merge__sort_refs(), not by insertion. */
 #define INSERTION_MAX 16
 
@@ -259,6 +261,11 @@ const struct perf_event_header *merge__next(struct merge *m, u64 *time)
 	while (m->next == m->nr)
 		if (!merge__slice(m))
 			return NULL;
+	/* the record a few ahead in time order: asked for when gathered,
+	 * a whole slice ago, it may have left the caches since, and with
+	 * many streams no hardware prefetcher follows them */
+	if (m->next + PREFETCH_AHEAD < m->nr)
+		__builtin_prefetch(m->recs[m->sorted[m->next + PREFETCH_AHEAD].off], 0, 3);
 	r = m->sorted[m->next++];
 	*time = r.time;
 	return (const void *)m->recs[r.off];
