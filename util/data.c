@@ -165,8 +165,7 @@ int perf_data__open_ahead(struct perf_data *d, const char *path)
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
-	d->path = strdup(path);
-	err = d->path ? stat_dir_of(path, &st) : -ENOMEM;
+	err = stat_dir_of(path, &st);
 	if (!err) {
 		d->dir_dev = st.st_dev;
 		d->dir_ino = st.st_ino;
@@ -268,6 +267,7 @@ int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const 
 	    !lseek(ahead->fd, 0, SEEK_SET)) {
 		d->fd = ahead->fd;
 		d->tmp = ahead->tmp;
+		d->warm_alloc = ahead->warm_alloc;
 		d->warm = ahead->warm;
 		ahead->fd = -1;
 		ahead->tmp = NULL;
@@ -317,15 +317,20 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
 void perf_data__reserve(struct perf_data *d, u64 bytes)
 {
 	struct statvfs vfs;
+	u64 from = d->data_offset + d->data_size, to = from + bytes;
 
 	if (d->pipe || d->fd < 0 || !bytes)
+		return;
+	/* a file opened ahead has its first warm_alloc bytes already */
+	from = MAX(from, d->warm_alloc);
+	if (from >= to)
 		return;
 	/* an allocation that fails keeps what it got (ext4, XFS): one that
 	 * could fill the filesystem is not asked for, as the room asked may
 	 * be more than the dump writes */
-	if (fstatvfs(d->fd, &vfs) || bytes > (u64)vfs.f_bavail * vfs.f_frsize / 2)
+	if (fstatvfs(d->fd, &vfs) || to - from > (u64)vfs.f_bavail * vfs.f_frsize / 2)
 		return;
-	(void)fallocate(d->fd, FALLOC_FL_KEEP_SIZE, d->data_offset + d->data_size, bytes);
+	(void)fallocate(d->fd, FALLOC_FL_KEEP_SIZE, from, to - from);
 }
 
 /* The file's bytes, as they are (compressed or not). */
