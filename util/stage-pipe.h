@@ -24,7 +24,8 @@ struct stage_pipe {
 	int err;		/* the first write's -errno in this file */
 	int quit, running;
 	cpu_set_t home;		/* the thread's CPUs before a dump kept it off one */
-	int spread;		/* home is to be given back at the dump's end */
+	cpu_set_t caller_home;	/* the merge's CPUs before a dump kept it on one */
+	int spread;		/* both are to be given back at the dump's end */
 	pthread_t tid;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, freed;
@@ -37,7 +38,9 @@ int stage_pipe__init(struct stage_pipe *p, size_t size);
 void stage_pipe__exit(struct stage_pipe *p);
 /* The stages that follow go to out: perf_data__write_ring() when the
  * pipe feeds out->hits too, else perf_data__put_ring() (the caller feeds
- * it, if it wants, as it fills them). */
+ * it, if it wants, as it fills them). Until stage_pipe__finish(), which
+ * the same thread calls, the caller is kept on the CPU it is on and the
+ * pipe's thread off it. */
 void stage_pipe__start(struct stage_pipe *p, struct perf_data *out, int feeds);
 /* The stage to fill next, once one is free: the pipe's, not to be freed. */
 char *stage_pipe__stage(struct stage_pipe *p);
@@ -45,7 +48,8 @@ char *stage_pipe__stage(struct stage_pipe *p);
  * Returns the -errno of a write that failed so far (stop then), or 0. */
 int stage_pipe__put(struct stage_pipe *p, size_t len);
 /* Waits until every stage handed over is written; out is the caller's
- * again. The first -errno of the file's writes, or 0. */
+ * again, and both threads have their CPUs back. The first -errno of the
+ * file's writes, or 0. */
 int stage_pipe__finish(struct stage_pipe *p);
 
 #endif
