@@ -139,6 +139,52 @@ static int test_memcpy_stream(void)
 	return ret;
 }
 
+/* memcpy_stream_record() as a dump's merge uses it: records one after
+ * another into a stage, then the fence; also a size that is not whole
+ * words and a destination off the words. The bytes must be the records,
+ * nothing around them written. */
+static int test_memcpy_stream_record(void)
+{
+	static const size_t sizes[] = { 8, 16, 24, 88, 0, 4096, 65528, 13, 7, 1 };
+	const size_t room = 2 * 65536 + 256;
+	unsigned char *src = malloc(room), *dst = malloc(room);
+	int ret = TEST_FAIL;
+
+	if (!src || !dst) {
+		fprintf(stderr, "  FAILED: memcpy_stream_record: no memory\n");
+		goto out;
+	}
+	for (size_t i = 0; i < room; i++)
+		src[i] = (unsigned char)(i * 13 + i / 241);
+	for (int doff = 0; doff < 12; doff += 3) {
+		size_t used = doff, from = 5;
+
+		memset(dst, 0xee, room);
+		for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
+			memcpy_stream_record(dst + used, src + from, sizes[k]);
+			used += sizes[k];
+			from += sizes[k];
+		}
+		memcpy_stream_fence();
+		if (memcmp(dst + doff, src + 5, used - doff)) {
+			fprintf(stderr, "  FAILED: memcpy_stream_record: records at +%d differ\n",
+				doff);
+			goto out;
+		}
+		for (size_t g = 0; g < room; g++)
+			if ((g < (size_t)doff || g >= used) && dst[g] != 0xee) {
+				fprintf(stderr, "  FAILED: memcpy_stream_record: byte %zu, outside the "
+					"records at +%d..%zu, written\n", g, doff, used);
+				goto out;
+			}
+	}
+	ret = TEST_OK;
+out:
+	free(src);
+	free(dst);
+	return ret;
+}
+
 /* A capture's copy of a whole wrapped ring: the bytes from pos to the
  * end, then from the start, as mmap__copy() gives them. */
 static int test_copy_bulk(void)
@@ -166,6 +212,8 @@ static int test_mmap_all(struct test_ctx *ctx)
 
 	if (!err)
 		err = test_memcpy_stream();
+	if (!err)
+		err = test_memcpy_stream_record();
 	return err ? err : test_copy_bulk();
 }
 

@@ -3,6 +3,7 @@
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/held-files.h"
+#include "util/memcpy-stream.h"
 #include "util/tracking.h"
 
 #include <errno.h>
@@ -377,6 +378,7 @@ static void dump__round_done(struct dump *d)
  * dump__emit()). */
 static int dump__put_stage(struct dump *d, struct dso_hits *hits, char *stage, size_t used)
 {
+	memcpy_stream_fence();
 	if (hits)
 		dso_hits__feed(hits, &(struct iovec){ stage, used }, 1);
 	return stage_pipe__put(&d->pipe, used);
@@ -413,7 +415,11 @@ static int dump__merge(struct dump *d, struct dso_hits *hits)
 				stage = stage_pipe__stage(&d->pipe);
 				used = 0;
 			}
-			memcpy(stage + used, h, h->size);
+			/* the pipe's thread reads the stage on another CPU:
+			 * stores that skip the caches take no line back from
+			 * it (16-18 ms a 2 x 32 MB dump's merge, where cached
+			 * stores took 15 or, in a dump out of two, 55-90) */
+			memcpy_stream_record(stage + used, h, h->size);
 			used += h->size;
 		}
 		dump__round_done(d);
