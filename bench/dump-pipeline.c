@@ -150,7 +150,7 @@ static int run(const char *dir, int nr, u64 ring_mb, int rounds)
 		u64 t0;
 
 		/* as the writer thread does between dumps: the file made ahead */
-		if (dump__open_ahead(d, path) || dump__warm(d, &no_stop))
+		if (dump__ready_next(d, path) || dump__warm(d, &no_stop))
 			fprintf(stderr, "dump-pipeline: no file made ahead: %s\n",
 				strerror(-d->ahead_err));
 

@@ -6,6 +6,7 @@
 #include "util/evlist.h"
 #include "util/history.h"
 #include "util/parse-events.h"
+#include "util/reader.h"
 #include "util/tracking.h"
 
 #include <errno.h>
@@ -314,7 +315,9 @@ static int test_history_add_bounded(struct test_ctx *ctx)
  * before it merges every record, once, and ends. The merge's rounds stop
  * at the time the history has been read to; a binary search up to it
  * found nothing to merge, and the dump went round for ever (SIGALRM ends
- * the test then). */
+ * the test then). The dump is readied as the writer thread readies the
+ * next one: it takes the features made then (a TOTAL_MEM planted in
+ * them is what the file says). */
 static int test_history_unordered(struct test_ctx *ctx)
 {
 	enum { RINGS = 2, PER_SLOT = 20000 };
@@ -328,6 +331,10 @@ static int test_history_unordered(struct test_ctx *ctx)
 	char err[256], dir[] = "/tmp/perf-history-dump.XXXXXX", path[64];
 	u64 rec[16] = { 0 };	/* 128 bytes: a 512K chunk ends on record 4095, an older one */
 	struct perf_event_header *hd = (void *)rec;
+	const u64 planted = 0x5eed5eedULL;
+	struct perf_reader r;
+	const void *mem;
+	u64 size;
 	int ret = TEST_FAIL, added;
 
 	tracking__init(&trk, 0, DUMP_ST);
@@ -354,6 +361,11 @@ static int test_history_unordered(struct test_ctx *ctx)
 				goto out;
 		}
 	snprintf(path, sizeof(path), "%s/h.data", dir);
+	dump__ready_next(d, path);
+	if (!d->feats_ready)
+		goto out;
+	d->feats_ahead.body[HEADER_TOTAL_MEM].len = 0;
+	buf__u64(&d->feats_ahead.body[HEADER_TOTAL_MEM], planted);
 	alarm(20);
 	if (dump__capture(d, &trk, &pending, path, 0, &info, now_ns()) ||
 	    history__take(h, &d->take) || dump__write(d)) {
@@ -367,8 +379,16 @@ static int test_history_unordered(struct test_ctx *ctx)
 			(unsigned long long)h->st.dropped_records);
 		goto out;
 	}
-	TEST_LOG(ctx, "  unordered chunk ends: %llu samples dumped\n",
-		 (unsigned long long)d->st.samples);
+	if (reader__open(&r, d->placed, err, sizeof(err)) ||
+	    !(mem = reader__feature(&r, HEADER_TOTAL_MEM, &size)) || size != sizeof(u64) ||
+	    memcmp(mem, &planted, sizeof(planted))) {
+		fprintf(stderr, "  FAILED: the dump's TOTAL_MEM is not the one made ahead\n");
+		reader__close(&r);
+		goto out;
+	}
+	reader__close(&r);
+	TEST_LOG(ctx, "  unordered chunk ends: %llu samples dumped; the features made ahead "
+		 "taken\n", (unsigned long long)d->st.samples);
 	ret = TEST_OK;
 out:
 	alarm(0);

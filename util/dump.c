@@ -119,6 +119,7 @@ void dump__delete(struct dump *d)
 	buf__release(&d->fwd);
 	buf__release(&d->bpf_prog_info);
 	buf__release(&d->bpf_btf);
+	header_ahead__release(&d->feats_ahead);
 	prelude__exit(&d->prelude);
 	merge__exit(&d->merge);
 	stage_pipe__exit(&d->pipe);
@@ -516,6 +517,7 @@ static int dump__run(struct dump *d)
 		return dump__fail(d, -ENOMEM, "build ids");
 	}
 	d->info.first_sample_time = d->info.last_sample_time = 0;
+	d->info.ahead = d->feats_ready ? &d->feats_ahead : NULL;
 	err = dump__emit(d, &out);
 	if (err) {
 		snprintf(d->errbuf, sizeof(d->errbuf), "%s: write: %s", d->path, strerror(-err));
@@ -542,10 +544,16 @@ static int dump__run(struct dump *d)
 	return 0;
 }
 
-int dump__open_ahead(struct dump *d, const char *path)
+int dump__ready_next(struct dump *d, const char *path)
 {
 	if (d->ahead.fd < 0)
 		d->ahead_err = perf_data__open_ahead(&d->ahead, path);
+	struct header_info now = d->info;
+
+	/* before the first capture, which gives d->info its evlist */
+	if (!now.evlist)
+		now.evlist = d->evlist;
+	d->feats_ready = !header_ahead__make(&d->feats_ahead, &now);
 	return d->ahead_err;
 }
 

@@ -81,6 +81,8 @@ struct dump {
 	/* kept from dump to dump */
 	struct perf_data ahead;		/* the next dump's file, opened and faulted in ahead */
 	int ahead_err;			/* why it is not (0, -errno): the writer's */
+	struct header_ahead feats_ahead;	/* the next dump's machine features */
+	int feats_ready;		/* feats_ahead made, for the dumps that follow */
 	struct prelude prelude;
 	struct merge merge;
 	struct stage_pipe pipe;		/* the records on their way to the file */
@@ -122,10 +124,13 @@ u64 dump__fresh_bytes(const struct dump *d);
 int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pending,
 		  const char *path, int keep_old, const struct header_info *info,
 		  u64 trigger_ns);
-/* Opens the next dump's file in path's directory, unless it is open: it
- * waits in d->ahead for that dump. 0 or -errno, kept in d->ahead_err too
- * (the dump reports it). */
-int dump__open_ahead(struct dump *d, const char *path);
+/* Readies the next dump: opens its file in path's directory, unless it
+ * is open (it waits in d->ahead for that dump), and makes its features
+ * that do not depend on the dump (the machine's, read from sysfs: 1.3 ms
+ * a dump here), as the machine is now. 0 or -errno of the file, kept in
+ * d->ahead_err too (the dump reports it); features that could not be
+ * made are made by the dump. */
+int dump__ready_next(struct dump *d, const char *path);
 /* Faults as many bytes of the file opened ahead into the page cache as
  * the rings hold, until *stop (set by another thread). Runs while no dump
  * is written: dump__write() is then a copy into pages that are there, not

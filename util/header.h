@@ -59,6 +59,7 @@ enum {
 
 struct evlist;
 struct dso_hits;
+struct header_ahead;
 
 /* What the feature sections describe beyond the machine itself. */
 struct header_info {
@@ -71,7 +72,24 @@ struct header_info {
 	struct dso_hits *hits;	/* the BUILD_ID feature's DSOs (NULL: none, -B) */
 	/* BPF_PROG_INFO and BPF_BTF bodies (util/bpf-event.c); NULL: none */
 	const struct buf *bpf_prog_info, *bpf_btf;
+	/* features made ahead, taken as they are (NULL: all made at once) */
+	const struct header_ahead *ahead;
 };
+
+/* Feature bodies made before the file that takes them, off the way of a
+ * dump: those of the machine (sysfs, /proc) and the tracepoints' formats
+ * (tracefs). They are as the machine was when they were made. */
+#define HEADER_FEAT_AHEAD (HEADER_PMU_CAPS + 1)
+struct header_ahead {
+	struct buf body[HEADER_FEAT_AHEAD];
+	u64 tried[4];		/* made ahead: the dump takes them as they are */
+	u64 made[4];		/* of those, the ones the machine gave (others: left out) */
+};
+
+/* Makes the features of info that can be made ahead, anew. 0 or -ENOMEM
+ * (then none is taken as made). header_ahead__release() frees them. */
+int header_ahead__make(struct header_ahead *a, const struct header_info *info);
+void header_ahead__release(struct header_ahead *a);
 
 /* Appends the feature table and bodies for a file whose feature area
  * starts at file offset base, setting the bits in features[]. 0 or -errno. */

@@ -43,7 +43,7 @@ static void *writer__thread(void *arg)
 			/* the next file opened before the dump is done: a
 			 * session holds as many fds after a dump as before */
 			if (warm)
-				(void)dump__open_ahead(d, path);
+				(void)dump__ready_next(d, path);
 			pthread_mutex_lock(&w->lock);
 			w->done = 1;
 			w->warm_due = w->warm_dump != NULL;
@@ -111,7 +111,7 @@ void writer__warm(struct writer *w, struct dump *d, const char *path)
 	if (!w->started)
 		return;
 	/* the thread touches d->ahead only once warm_dump is set */
-	(void)dump__open_ahead(d, path);
+	(void)dump__ready_next(d, path);
 	pthread_mutex_lock(&w->lock);
 	w->warm_dump = d;
 	w->warm_path = path;
