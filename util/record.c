@@ -385,6 +385,8 @@ int record__dump_done(struct record *rec, struct dump *d)
 
 			if (d->opts.comp_level)
 				snprintf(ahead, sizeof(ahead), "nothing made ahead with -z");
+			else if (rec->opts.realtime_prio)
+				snprintf(ahead, sizeof(ahead), "nothing made ahead at -r");
 			else if (d->warm_err)
 				snprintf(ahead, sizeof(ahead), "nothing made ahead: %s",
 					 strerror(-d->warm_err));

@@ -18,11 +18,20 @@ ahead_mb() {	# DUMP
 	sed -nE "s/.*dump ${1//./\\.}: .* ([0-9.]+) MB into pages made ahead.*/\1/p" rec.err
 }
 
-"$PERF" record -v --overwrite --switch-output -a -c 1 -e syscalls:sys_enter_close -m 4M \
-	-o ah.data 2> rec.err &
-rec=$!
-BG_PIDS+=($rec)
-wait_ready $rec
+# a recorder of every CPU's close() records, dumping to NAME.data.*, its
+# -v lines in ERR; its pid in $rec once it is in its loop
+record_closes() {	# NAME ERR RING [OPTION...]
+	local name=$1 err=$2 ring=$3
+
+	shift 3
+	"$PERF" record -v "$@" --overwrite --switch-output -a -c 1 -e syscalls:sys_enter_close \
+		-m "$ring" -o "$name.data" 2> "$err" &
+	rec=$!
+	BG_PIDS+=($rec)
+	wait_ready $rec
+}
+
+record_closes ah rec.err 4M
 # ~17 MB of numbered records: the ring of the CPU it ran on is full
 "$PERF" test -w closes 200000 1000000
 kill -USR2 $rec
@@ -64,8 +73,24 @@ n=$(wc -l < vals)
 [ "$(tail -1 vals)" = 1199999 ] || fail "$first: the newest number is $(tail -1 vals), not 1199999"
 awk 'NR > 1 && $1 != prev + 1 { print "after " prev " comes " $1; exit 1 } { prev = $1 }' vals > hole ||
 	fail "$first: $(cat hole)"
+# at real-time priority nothing is made (it would take a CPU from the
+# workload), and the dump says so
+if chrt -f 1 true 2>/dev/null; then
+	record_closes rt rt.err 1M -r 1
+	"$PERF" test -w closes 20000 3000000
+	kill -USR2 $rec
+	wait_line rt.err 'dump rt\.data\.[0-9]*: '
+	kill -INT $rec
+	wait $rec || fail "record -r 1 exit status $?: $(cat rt.err)"
+	grep 'dump rt\.data' rt.err | head -1 | grep -q 'nothing made ahead at -r \]' ||
+		fail "at -r: $(grep 'dump rt' rt.err)"
+	log "at -r: nothing made ahead, and the dump says so"
+else
+	log "SCHED_FIFO not allowed here: the -r case not checked"
+fi
 # the file made ahead has no name until it is a dump: none is left
-left=$(ls -A | grep -v -e '^ah\.data\.[0-9]*$' -e '^rec\.err$' -e '^vals$' -e '^hole$' -e '^\.debug$')
+left=$(ls -A | grep -v -e '^ah\.data\.[0-9]*$' -e '^rt\.data\.[0-9]*$' -e '^rec\.err$' \
+	-e '^rt\.err$' -e '^vals$' -e '^hole$' -e '^\.debug$')
 [ -z "$left" ] || fail "left behind: $left"
 log "$(ls ah.data.* | wc -l) dumps; the first: $n numbers in order"
 exit 0
