@@ -82,7 +82,8 @@ int perf_data__open_ahead(struct perf_data *d, const char *path);
  * Nothing is done where bytes are more than half the free room
  * (-ENOSPC) or half the free memory (-ENOMEM), nor on tmpfs, whose pages
  * only swap can take back (-EOPNOTSUPP). 0 or -errno; d->warm says how
- * much is in, and a later call goes on from there. */
+ * much is in, and a later call goes on from there; once all is in, a call
+ * reads it through again, faulting back what the kernel took since. */
 int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop);
 /* perf_data__create(), in the file opened ahead: taken when path's
  * directory is the one it was opened in (the same inode), else closed;
