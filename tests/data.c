@@ -349,10 +349,11 @@ static int check_features_ahead(struct evlist *l, struct test_ctx *ctx)
 	struct buf now = { 0 }, made = { 0 };
 	u64 bits_now[4], bits_made[4], mem = 0x123456789ULL, seen = 0;
 	struct perf_file_section sec;
-	int n = 0, ret = TEST_FAIL;
+	int n = 0, err, ret = TEST_FAIL;
 
-	if (features_of(&now, bits_now, &info) || header_ahead__make(&ahead, &info)) {
-		fprintf(stderr, "  FAILED: features ahead: building them\n");
+	if ((err = features_of(&now, bits_now, &info)) ||
+	    (err = header_ahead__make(&ahead, &info))) {
+		fprintf(stderr, "  FAILED: features ahead: building them: %s\n", strerror(-err));
 		goto out;
 	}
 	if (!feature__isset(ahead.tried, HEADER_CPU_TOPOLOGY) ||

@@ -362,8 +362,10 @@ static int test_history_unordered(struct test_ctx *ctx)
 		}
 	snprintf(path, sizeof(path), "%s/h.data", dir);
 	dump__ready_next(d, path);
-	if (!d->feats_ready)
+	if (!d->feats_ready) {
+		fprintf(stderr, "  FAILED: the features ahead not made: %s\n", strerror(ENOMEM));
 		goto out;
+	}
 	d->feats_ahead.body[HEADER_TOTAL_MEM].len = 0;
 	buf__u64(&d->feats_ahead.body[HEADER_TOTAL_MEM], planted);
 	alarm(20);

@@ -244,14 +244,15 @@ static int feature__body(struct buf *body, int feat, const struct header_info *i
 	return err ? err : body->err;
 }
 
-/* The features made ahead: the costly ones that depend on neither the
- * samples nor the events' ids (the twins' change as they are opened
- * anew), measured at 1.3 ms a dump here, most of it sysfs. */
+/* The features made ahead: the costly ones that describe the machine,
+ * which depend on neither the samples nor the events' ids (the twins'
+ * change as they are opened anew): 1.2 ms a dump here, most of it
+ * sysfs. Not TRACING_DATA: it carries the kernel's saved_cmdlines, which
+ * change as tasks come and go. */
 static int feature__made_ahead(int feat)
 {
 	switch (feat) {
-	case HEADER_TRACING_DATA: case HEADER_NRCPUS: case HEADER_CPUDESC: case HEADER_CPUID:
-	case HEADER_TOTAL_MEM:
+	case HEADER_NRCPUS: case HEADER_CPUDESC: case HEADER_CPUID: case HEADER_TOTAL_MEM:
 		return 1;
 	}
 	return feature__from_sysfs(feat);
@@ -267,8 +268,7 @@ int header_ahead__make(struct header_ahead *a, const struct header_info *info)
 	for (int f = 0; f < HEADER_FEAT_AHEAD; f++) {
 		int err;
 
-		if (!feature__made_ahead(f) ||
-		    (f == HEADER_TRACING_DATA && !(info->evlist && evlist__has_tracepoints(info->evlist))))
+		if (!feature__made_ahead(f))
 			continue;
 		a->body[f].len = 0;
 		err = feature__body(&a->body[f], f, info, &uts);

@@ -77,8 +77,8 @@ struct header_info {
 };
 
 /* Feature bodies made before the file that takes them, off the way of a
- * dump: those of the machine (sysfs, /proc) and the tracepoints' formats
- * (tracefs). They are as the machine was when they were made. */
+ * dump: those of the machine (sysfs, /proc), as it was when they were
+ * made. */
 #define HEADER_FEAT_AHEAD (HEADER_PMU_CAPS + 1)
 struct header_ahead {
 	struct buf body[HEADER_FEAT_AHEAD];

@@ -384,11 +384,11 @@ int record__dump_done(struct record *rec, struct dump *d)
 			char ahead[96];
 
 			if (d->opts.comp_level)
-				snprintf(ahead, sizeof(ahead), "nothing made ahead with -z");
+				snprintf(ahead, sizeof(ahead), "no pages made ahead with -z");
 			else if (rec->opts.realtime_prio)
-				snprintf(ahead, sizeof(ahead), "nothing made ahead at -r");
+				snprintf(ahead, sizeof(ahead), "no pages made ahead at -r");
 			else if (d->warm_err)
-				snprintf(ahead, sizeof(ahead), "nothing made ahead: %s",
+				snprintf(ahead, sizeof(ahead), "no pages made ahead: %s",
 					 strerror(-d->warm_err));
 			else
 				snprintf(ahead, sizeof(ahead), "%.1f MB into pages made ahead",

@@ -37,12 +37,12 @@ record_closes ah rec.err 4M
 kill -USR2 $rec
 wait_line rec.err 'dump ah\.data\.[0-9]*: '
 first=$(ls ah.data.* | head -1)
-why=$(sed -nE 's/.*nothing made ahead: (.*) \]$/\1/p' rec.err | head -1)
+why=$(sed -nE 's/.*no pages made ahead: (.*) \]$/\1/p' rec.err | head -1)
 case "$why" in
 "No space left on device" | "Cannot allocate memory")
-	skip "nothing made ahead: $why (the rings are more than half the free room or memory)" ;;
+	skip "no pages made ahead: $why (the rings are more than half the free room or memory)" ;;
 "") ;;
-*) fail "nothing made ahead: $why" ;;
+*) fail "no pages made ahead: $why" ;;
 esac
 mb=$(ahead_mb "$first")
 awk -v m="$mb" 'BEGIN { exit !(m >= 3.5) }' ||
@@ -82,9 +82,9 @@ if chrt -f 1 true 2>/dev/null; then
 	wait_line rt.err 'dump rt\.data\.[0-9]*: '
 	kill -INT $rec
 	wait $rec || fail "record -r 1 exit status $?: $(cat rt.err)"
-	grep 'dump rt\.data' rt.err | head -1 | grep -q 'nothing made ahead at -r \]' ||
+	grep 'dump rt\.data' rt.err | head -1 | grep -q 'no pages made ahead at -r \]' ||
 		fail "at -r: $(grep 'dump rt' rt.err)"
-	log "at -r: nothing made ahead, and the dump says so"
+	log "at -r: no pages made ahead, and the dump says so"
 else
 	log "SCHED_FIFO not allowed here: the -r case not checked"
 fi
