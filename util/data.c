@@ -201,48 +201,33 @@ static int warm_allowed(int fd, u64 bytes)
 
 int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop)
 {
-	char *scratch;
-	u64 pos = 0;
-	int err = 0;
-
-	if (d->fd < 0 || !bytes)
-		return 0;
 	/* made already: read through again, which faults back in the pages
 	 * the kernel took since (clean page cache goes first; here a DAMON
 	 * pageout scheme took 35 of 62 MB left idle for three minutes) and
 	 * marks the others used */
-	if (bytes <= d->warm) {
-		scratch = malloc(WARM_CHUNK);
-		if (!scratch)
-			return -ENOMEM;
-		while (pos < d->warm && !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
-			ssize_t n = pread(d->fd, scratch, MIN(WARM_CHUNK, d->warm - pos), pos);
+	int again = bytes <= d->warm, err = 0;
+	u64 pos = again ? 0 : d->warm, end;
+	char *scratch;
 
-			if (n <= 0) {
-				err = n ? -errno : -EIO;
-				break;
-			}
-			pos += n;
-		}
-		free(scratch);
-		return err;
-	}
-	if (!d->warm_size) {
+	if (d->fd < 0 || !bytes)
+		return 0;
+	if (!again && !d->warm_size) {
 		err = warm_allowed(d->fd, bytes);
 		if (err)
 			return err;
 		d->warm_size = bytes;
 	}
+	end = again ? d->warm : d->warm_size;
 	scratch = malloc(WARM_CHUNK);
 	if (!scratch)
 		return -ENOMEM;
-	while (d->warm < d->warm_size && !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
+	while (pos < end && !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
 		ssize_t n;
 
 		/* allocated a part at a time, so that a stop is not kept
 		 * waiting by a filesystem that zeroes what it allocates; a
 		 * hole does as well for the page cache where it cannot be */
-		if (d->warm == d->warm_alloc) {
+		if (!again && pos == d->warm_alloc) {
 			u64 more = MIN(WARM_ALLOC_CHUNK, d->warm_size - d->warm_alloc);
 
 			if (fallocate(d->fd, 0, d->warm_alloc, more) &&
@@ -253,12 +238,14 @@ int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop)
 			d->warm_alloc += more;
 		}
 		/* reading allocated blocks puts zeroed pages in the cache */
-		n = pread(d->fd, scratch, MIN(WARM_CHUNK, d->warm_alloc - d->warm), d->warm);
+		n = pread(d->fd, scratch, MIN(WARM_CHUNK, (again ? end : d->warm_alloc) - pos), pos);
 		if (n <= 0) {
 			err = n ? -errno : -EIO;
 			break;
 		}
-		d->warm += n;
+		pos += n;
+		if (!again)
+			d->warm = pos;
 	}
 	free(scratch);
 	return err;

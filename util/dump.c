@@ -548,12 +548,7 @@ int dump__ready_next(struct dump *d, const char *path)
 {
 	if (d->ahead.fd < 0)
 		d->ahead_err = perf_data__open_ahead(&d->ahead, path);
-	struct header_info now = d->info;
-
-	/* before the first capture, which gives d->info its evlist */
-	if (!now.evlist)
-		now.evlist = d->evlist;
-	d->feats_ready = !header_ahead__make(&d->feats_ahead, &now);
+	d->feats_ready = !header_ahead__make(&d->feats_ahead, &d->info);
 	return d->ahead_err;
 }
 
