@@ -151,7 +151,8 @@ static int test_ring_images(struct test_ctx *ctx)
 
 /* Twins: a ring read where it stands, a record crossing its end read
  * through the mirror, and the cut of what another ring dumped (the
- * switch's overlap) or what the ring's closed events finished late. */
+ * switch's overlap), what the ring's closed events finished late, or
+ * what came after the switch's cut (the twin's ring has it). */
 static int test_twin_images(struct test_ctx *ctx)
 {
 	struct image a, b;
@@ -173,7 +174,7 @@ static int test_twin_images(struct test_ctx *ctx)
 		put_backward(&a, 48 + 8 * (seq % 5), seq);
 	TEST_ASSERT(ring_copy__fresh_in(&rc, 0) == start_a - a.head && ring_copy__fresh_in(&rc, 1) == 0,
 		    "fresh bytes");
-	ring_copy__freeze(&rc, 0, 0);
+	ring_copy__freeze(&rc, 0, 0, ST);
 	TEST_ASSERT(rc.buf == a.data && rc.len - rc.start == start_a - a.head && !rc.wrapped,
 		    "in place: %llu bytes", (unsigned long long)(rc.len - rc.start));
 	TEST_ASSERT(!ring_copy__index(&rc, ST), "index");
@@ -190,7 +191,7 @@ static int test_twin_images(struct test_ctx *ctx)
 	for (u64 seq = 46; seq <= 55; seq++)
 		put_backward(&b, 64, seq);
 	TEST_ASSERT(ring_copy__fresh_in(&rc, 1) == 48 + 10 * 64, "b's fresh bytes");
-	ring_copy__freeze(&rc, 1, 0);
+	ring_copy__freeze(&rc, 1, 0, ST);
 	TEST_ASSERT(rc.buf == b.data && !ring_copy__index(&rc, ST), "index b");
 	TEST_ASSERT(rc.overlap == 1 && rc.idx.nr == 10 && rc.idx.samples == 10,
 		    "the late record left out: %llu, %llu kept",
@@ -205,11 +206,56 @@ static int test_twin_images(struct test_ctx *ctx)
 	put_backward(&a, 56, 54);
 	for (u64 seq = 56; seq <= 60; seq++)
 		put_backward(&a, 48, seq);
-	ring_copy__freeze(&rc, 0, 0);
+	ring_copy__freeze(&rc, 0, 0, ST);
 	TEST_ASSERT(!ring_copy__index(&rc, ST) && rc.overlap == 3 && rc.idx.nr == 5,
 		    "the overlap left out: %llu, %llu kept", (unsigned long long)rc.overlap,
 		    (unsigned long long)rc.idx.nr);
 	TEST_ASSERT(!check_copy(&rc, 60, &first) && first == 56 && rc.floor == 60, "a's own");
+
+	/* the switch back: b's twins enabled at 61 on every CPU, the cut at
+	 * 66, a's events disabled after it. Shared hits, a's copy stamped
+	 * after b's: (62, 63) and (64, 65) before the cut, (67, 68) across
+	 * it; then b's own 69, 70 */
+	b.m.enabled_ns = 61;
+	b.m.cut_ns = 0;
+	a.m.cut_ns = 66;
+	for (u64 seq = 62; seq <= 67; seq += 2) {
+		put_backward(&b, 48, seq + (seq == 66));
+		put_backward(&a, 48, seq + 1 + (seq == 66));
+	}
+	put_backward(&b, 48, 69);
+	put_backward(&b, 48, 70);
+	ring_copy__freeze(&rc, 0, 0, ST);
+	TEST_ASSERT(!ring_copy__index(&rc, ST) && rc.cut == 1 && rc.overlap == 0 &&
+		    rc.idx.nr == 2 && time_at(&rc, 0) == 63 && time_at(&rc, 1) == 65,
+		    "a up to the cut: %llu cut, %llu kept", (unsigned long long)rc.cut,
+		    (unsigned long long)rc.idx.nr);
+	TEST_ASSERT(rc.floor == 65, "floor %llu: the cut hit's copy in b would be dropped",
+		    (unsigned long long)rc.floor);
+	/* the switch to a: a's twins enabled at 71 on every CPU, the cut at
+	 * 76. A hit under way when a's enable came reached b alone, stamped
+	 * after the cut (77); then a shared hit (a 78, b 79) and a's own 80,
+	 * 81. b keeps what is older than a's first record: 77 has no copy */
+	a.m.enabled_ns = 71;
+	a.m.cut_ns = 0;
+	b.m.cut_ns = 76;
+	put_backward(&b, 48, 77);
+	put_backward(&a, 48, 78);
+	put_backward(&b, 48, 79);
+	put_backward(&a, 48, 80);
+	put_backward(&a, 48, 81);
+	ring_copy__freeze(&rc, 1, 0, ST);
+	TEST_ASSERT(rc.cut_ns == 77, "cut at %llu, not past the hit b alone has",
+		    (unsigned long long)rc.cut_ns);
+	TEST_ASSERT(!ring_copy__index(&rc, ST) && rc.cut == 1 && rc.overlap == 2 &&
+		    rc.idx.nr == 4 && time_at(&rc, 0) == 67 && time_at(&rc, 3) == 77,
+		    "b: %llu left out, %llu cut, %llu kept", (unsigned long long)rc.overlap,
+		    (unsigned long long)rc.cut, (unsigned long long)rc.idx.nr);
+	/* a, the last dump: no cut */
+	ring_copy__freeze(&rc, 0, 0, ST);
+	TEST_ASSERT(!ring_copy__index(&rc, ST) && !rc.cut && !rc.overlap && rc.idx.nr == 3 &&
+		    time_at(&rc, 0) == 78 && time_at(&rc, 2) == 81, "a after the cut: %llu kept",
+		    (unsigned long long)rc.idx.nr);
 	ring_copy__exit(&rc);
 	return TEST_OK;
 }

@@ -149,7 +149,7 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 		int set = d->opts.last ? d->evlist->twin_active : !d->evlist->twin_active;
 
 		for (int i = 0; i < d->nr_rings; i++) {
-			ring_copy__freeze(&d->rc[i], set, d->opts.margin);
+			ring_copy__freeze(&d->rc[i], set, d->opts.margin, d->id_sample_type);
 			d->captured_bytes += d->rc[i].len - d->rc[i].start;
 		}
 		d->captured_ns = now_ns();
@@ -211,6 +211,7 @@ static void dump__account_ring(struct dump *d, const struct ring_copy *rc)
 
 	d->st.kernel_lost += rc->idx.lost;
 	d->st.overlap += rc->overlap;
+	d->st.deferred += rc->cut;
 	if (rc->wrapped && rc->new_bytes > bytes) {
 		u64 gone = rc->new_bytes - bytes;
 

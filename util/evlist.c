@@ -397,30 +397,40 @@ static int evlist__ioctl_ring(struct evlist *evlist, int r, int set, unsigned lo
 int evlist__switch_twins(struct evlist *evlist)
 {
 	int from = evlist->twin_active, to = !from, err;
+	u64 cut;
 
 	/* a set switched to must be the newest opened */
 	if (evlist->twin_stale == to && (err = evlist__reopen_twins(evlist)))
 		return err;
+	/* every twin on before any event goes off: between the two passes
+	 * both sets sample on every CPU, so that one instant can end the
+	 * dump on all of them (ring_copy__index()) */
 	for (int r = 0; r < evlist->nr_mmaps; r++) {
 		struct mmap *ring = to ? &evlist->bwd_twin[r] : &evlist->bwd[r];
 
 		if (!evlist->bwd[r].pc)
 			continue;
 		ring->enabled_ns = now_ns();
+		ring->cut_ns = 0;
 		if (!evlist->samples_on)
 			continue;
 		err = evlist__ioctl_ring(evlist, r, to, PERF_EVENT_IOC_ENABLE);
 		if (err) {
-			/* as it was: the rings switched so far go back */
-			for (int back = 0; back <= r; back++) {
-				evlist__ioctl_ring(evlist, back, from, PERF_EVENT_IOC_ENABLE);
+			/* as it was: the twins enabled so far go off */
+			for (int back = 0; back <= r; back++)
 				evlist__ioctl_ring(evlist, back, to, PERF_EVENT_IOC_DISABLE);
-			}
 			return err;
 		}
+	}
+	cut = now_ns();
+	for (int r = 0; r < evlist->nr_mmaps; r++) {
+		if (!evlist->bwd[r].pc)
+			continue;
+		(from ? &evlist->bwd_twin[r] : &evlist->bwd[r])->cut_ns = cut;
 		/* a disable cannot fail on an open fd; were one left on, it
 		 * would write into a ring nobody reads until its next turn */
-		evlist__ioctl_ring(evlist, r, from, PERF_EVENT_IOC_DISABLE);
+		if (evlist->samples_on)
+			evlist__ioctl_ring(evlist, r, from, PERF_EVENT_IOC_DISABLE);
 	}
 	evlist->twin_active = to;
 	evlist->twin_stale = from;

@@ -139,12 +139,49 @@ u64 ring_copy__fresh(const struct ring_copy *rc)
 	return rc->last_head - mmap__read_head(rc->m);
 }
 
-void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin)
+/* The oldest time at or after since among the records ring m's kernel
+ * wrote between its head and last, the head at its previous capture;
+ * UINT64_MAX when there is none, or when m wrapped since. m runs on: what
+ * lies in [head, last) stays as it is until the ring wraps. */
+static u64 ring__oldest_since(const struct mmap *m, u64 last, u64 since, u64 id_sample_type)
 {
-	struct mmap *m = set ? rc->twin : rc->m;
+	u64 head = mmap__read_head(m), oldest = UINT64_MAX;
+	u64 held = last - head;
+	_Alignas(8) char bounce[4096];
+
+	if (held > m->mask + 1)
+		return UINT64_MAX;
+	for (u64 off = 0; off + sizeof(struct perf_event_header) <= held; ) {
+		const struct perf_event_header *h = mmap__header(m, head + off);
+		u64 at = (head + off) & m->mask, t;
+
+		if (!event__size_ok(h->size, held - off))
+			break;
+		if (at + h->size > m->mask + 1) {
+			/* across the end: a time read in one piece, or none
+			 * (keeping more, never less) */
+			if (h->size > sizeof(bounce)) {
+				off += h->size;
+				continue;
+			}
+			mmap__copy(m, head + off, bounce, h->size);
+			h = (const void *)bounce;
+		}
+		t = event__time(h, id_sample_type);
+		if (t >= since && t < oldest)
+			oldest = t;
+		off += h->size;
+	}
+	return oldest;
+}
+
+void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin, u64 id_sample_type)
+{
+	struct mmap *m = set ? rc->twin : rc->m, *live = set ? rc->m : rc->twin;
 	u64 *last = set ? &rc->twin_last_head : &rc->last_head;
 	u64 head = mmap__read_head(m), fresh = *last - head;
 	u64 safe = fresh <= rc->size - MIN(margin, rc->size) ? fresh : rc->size - MIN(margin, rc->size);
+	u64 live_first;
 
 	rc->buf = m->data;
 	rc->clock = now_ns();
@@ -155,6 +192,16 @@ void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin)
 	rc->len = rc->start + safe;
 	rc->idx.nr = 0;
 	*last = head;
+	/* a hit under way when the twin's enable interrupted it reached
+	 * this ring alone, stamped after the enable: what is older than
+	 * the twin ring's first record stays here, past the switch's cut */
+	rc->cut_ns = 0;
+	if (m->cut_ns) {
+		live_first = ring__oldest_since(live, set ? rc->last_head : rc->twin_last_head,
+						live->enabled_ns, id_sample_type);
+		if (live_first != UINT64_MAX)
+			rc->cut_ns = MAX(m->cut_ns, live_first - 1);
+	}
 }
 
 u64 ring_copy__fresh_in(const struct ring_copy *rc, int set)
@@ -217,26 +264,39 @@ u64 ring_copy__defer_newest(struct ring_copy *rcs, int n, u64 slack, u64 id_samp
 	return deferred;
 }
 
+/* Takes record n out of the index's counts (not out of its arrays). */
+static void ring_copy__uncount(struct ring_copy *rc, u64 n)
+{
+	struct record_index *ix = &rc->idx;
+	const struct perf_event_header *h = ring_copy__record(rc, n);
+	u64 lost;
+
+	ix->samples -= h->type == PERF_RECORD_SAMPLE && ix->samples;
+	if (event__lost(h, &lost) && ix->lost_records) {
+		ix->lost_records--;
+		ix->lost -= MIN(lost, ix->lost);
+	}
+}
+
 /* Twins: drops the oldest records, those at or before the floor (see
  * ring_copy__index()) or from before the ring's events were enabled
  * (records its events finished after the ring was last read: their
- * events are closed since), and raises the floor to the newest. */
-static void ring_copy__cut_overlap(struct ring_copy *rc, u64 enabled_ns)
+ * events are closed since), and the newest, those after cut_ns (also in
+ * the twin's ring, left to the next dump: see ring_copy__freeze());
+ * raises the floor to the newest kept. */
+static void ring_copy__cut_twin(struct ring_copy *rc, u64 enabled_ns, u64 cut_ns)
 {
 	struct record_index *ix = &rc->idx;
 	u64 n = 0;
 
-	while (n < ix->nr && (ix->times[n] <= rc->floor || ix->times[n] < enabled_ns)) {
-		const struct perf_event_header *h = ring_copy__record(rc, n);
-		u64 lost;
-
-		ix->samples -= h->type == PERF_RECORD_SAMPLE && ix->samples;
-		if (event__lost(h, &lost) && ix->lost_records) {
-			ix->lost_records--;
-			ix->lost -= MIN(lost, ix->lost);
-		}
-		n++;
+	rc->cut = 0;
+	while (cut_ns && ix->nr && ix->times[ix->nr - 1] > cut_ns) {
+		ring_copy__uncount(rc, ix->nr - 1);
+		ix->nr--;
+		rc->cut++;
 	}
+	while (n < ix->nr && (ix->times[n] <= rc->floor || ix->times[n] < enabled_ns))
+		ring_copy__uncount(rc, n++);
 	ix->offs += n;
 	ix->times += n;
 	ix->nr -= n;
@@ -255,7 +315,7 @@ int ring_copy__index(struct ring_copy *rc, u64 id_sample_type)
 	err = record_index__build(&rc->idx, rc->buf, rc->start, rc->len, rc->mask, id_sample_type,
 				  INDEX_NEWEST_FIRST | INDEX_TASKS);
 	if (!err && rc->twin)
-		ring_copy__cut_overlap(rc, read->enabled_ns);
+		ring_copy__cut_twin(rc, read->enabled_ns, rc->cut_ns);
 	return err;
 }
 
