@@ -82,29 +82,32 @@ static void rename_n(const char *fmt, int from, int n)
 	}
 }
 
-/* sys_enter_prctl with COMM tracking on the same backward ring. */
-static struct evlist *open_backward(size_t ring_bytes, char *err, size_t errsz, int *ret)
+struct evlist *test__open_backward(const char *event, int whole_cpus, int twins,
+				   void (*tune)(struct perf_event_attr *a), size_t ring_bytes,
+				   char *err, size_t errsz, int *ret)
 {
 	struct evlist *l = evlist__new();
-	struct cpu_map *cpus = cpu_map__new_any();
-	struct thread_map *threads = thread_map__new_pid(gettid());
+	struct cpu_map *cpus = whole_cpus ? cpu_map__new(NULL) : cpu_map__new_any();
+	struct thread_map *threads = thread_map__new_pid(whole_cpus ? -1 : gettid());
 
 	*ret = -ENOMEM;
 	if (l && cpus && threads) {
 		evlist__set_maps(l, cpus, threads);
-		*ret = parse_events(l, "syscalls:sys_enter_prctl", err, errsz) ? -EINVAL : 0;
+		*ret = parse_events(l, event, err, errsz) ? -EINVAL : 0;
 		if (!*ret) {
 			struct perf_event_attr *a = &l->entries[0]->attr;
 
-			a->sample_type = ST;
-			a->sample_id_all = 1;
-			a->comm = 1;
 			a->write_backward = 1;
 			a->disabled = 1;
-			*ret = evlist__open(l, err, errsz, 0);
+			tune(a);
+			*ret = evlist__open(l, err, errsz, twins ? -1 : 0);
 		}
+		if (!*ret && twins)
+			*ret = evlist__open_twins(l, err, errsz);
 		if (!*ret)
 			*ret = evlist__mmap(l, 0, ring_bytes, err, errsz);
+		if (!*ret && twins && !evlist__twinned(l))
+			*ret = -ENOMEM;
 	}
 	cpu_map__put(cpus);
 	thread_map__put(threads);
@@ -113,6 +116,20 @@ static struct evlist *open_backward(size_t ring_bytes, char *err, size_t errsz, 
 		return NULL;
 	}
 	return l;
+}
+
+/* sys_enter_prctl with COMM tracking on the same backward ring. */
+static void tune_prctl(struct perf_event_attr *a)
+{
+	a->sample_type = ST;
+	a->sample_id_all = 1;
+	a->comm = 1;
+}
+
+static struct evlist *open_backward(size_t ring_bytes, char *err, size_t errsz, int *ret)
+{
+	return test__open_backward("syscalls:sys_enter_prctl", 0, 0, tune_prctl, ring_bytes, err,
+				   errsz, ret);
 }
 
 static int capture(struct ring_copy *rc, struct counts *c, u64 id)
@@ -181,8 +198,7 @@ static void twin_wait(struct twin_loop *l, long n)
 		usleep(50);
 }
 
-/* The offset and size of sys_enter_close's fd in its raw data. */
-static int twin_fd_field(const char *dir, int *off, int *size)
+int test__close_fd_field(const char *dir, int *off, int *size)
 {
 	char path[PATH_MAX], text[4096];
 	const char *p;
@@ -328,7 +344,7 @@ static int test_twin_switch(struct test_ctx *ctx)
 	cpu_set_t set;
 	int ret = TEST_FAIL;
 
-	if (!dir || id < 0 || twin_fd_field(dir, &fd_field[0], &fd_field[1]))
+	if (!dir || id < 0 || test__close_fd_field(dir, &fd_field[0], &fd_field[1]))
 		TEST_SKIP_BECAUSE(ctx, "twin switch: no syscalls:sys_enter_close format in tracefs");
 	a.config = id;
 	if (!sched_getaffinity(0, sizeof(set), &set))

@@ -35,7 +35,21 @@ struct test_suite {
 /* `perf test -w NAME [ARGS]`: the workloads the shell tests record. */
 int test_workload(const char *name, int argc, const char **argv);
 
+/* The offset and size of syscalls:sys_enter_close's fd in its raw data,
+ * from the format under the tracefs dir; 0 or -errno (-EINVAL: a format
+ * not understood). */
+int test__close_fd_field(const char *dir, int *off, int *size);
+
 struct evlist;
+struct perf_event_attr;
+/* An evlist of event (a tracepoint), write_backward and disabled, on every
+ * CPU and any task (whole_cpus) or on this thread, its attr finished by
+ * tune, opened, with its twins if asked, and mapped with backward rings
+ * of ring_bytes. The caller deletes it; NULL with *ret -errno and why in
+ * err. */
+struct evlist *test__open_backward(const char *event, int whole_cpus, int twins,
+				   void (*tune)(struct perf_event_attr *a), size_t ring_bytes,
+				   char *err, size_t errsz, int *ret);
 /* An evlist that looks opened (tests/data.c): events cpu-clock and
  * task-clock with ids 100 and 101, sample_type IDENTIFIER, IP, TID, TIME,
  * CPU, PERIOD. */
