@@ -82,13 +82,13 @@ static void rename_n(const char *fmt, int from, int n)
 	}
 }
 
-struct evlist *test__open_backward(const char *event, int whole_cpus, int twins,
+struct evlist *test__open_backward(const char *event, const char *cpu_list, int twins,
 				   void (*tune)(struct perf_event_attr *a), size_t ring_bytes,
 				   char *err, size_t errsz, int *ret)
 {
 	struct evlist *l = evlist__new();
-	struct cpu_map *cpus = whole_cpus ? cpu_map__new(NULL) : cpu_map__new_any();
-	struct thread_map *threads = thread_map__new_pid(whole_cpus ? -1 : gettid());
+	struct cpu_map *cpus = cpu_list ? cpu_map__new(cpu_list) : cpu_map__new_any();
+	struct thread_map *threads = thread_map__new_pid(cpu_list ? -1 : gettid());
 
 	*ret = -ENOMEM;
 	if (l && cpus && threads) {
@@ -128,7 +128,7 @@ static void tune_prctl(struct perf_event_attr *a)
 
 static struct evlist *open_backward(size_t ring_bytes, char *err, size_t errsz, int *ret)
 {
-	return test__open_backward("syscalls:sys_enter_prctl", 0, 0, tune_prctl, ring_bytes, err,
+	return test__open_backward("syscalls:sys_enter_prctl", NULL, 0, tune_prctl, ring_bytes, err,
 				   errsz, ret);
 }
 

@@ -57,6 +57,24 @@ static void put_backward(struct image *img, u16 size, u64 seq)
 	img->pc.data_head = img->head;
 }
 
+/* A THROTTLE record at time seq, its sample_id trailer as ST lays it out
+ * (TID, TIME, CPU, IDENTIFIER). */
+static void put_backward_throttle(struct image *img, u64 seq)
+{
+	enum { SIZE = 64 };
+	char rec[SIZE];
+	struct perf_event_header *h = (void *)rec;
+
+	memset(rec, 0, SIZE);
+	h->type = PERF_RECORD_THROTTLE;
+	h->size = SIZE;
+	memcpy(rec + SIZE - 24, &seq, 8);
+	img->head -= SIZE;
+	for (u16 i = 0; i < SIZE; i++)
+		img->data[(img->head + i) & (DATA - 1)] = rec[i];
+	img->pc.data_head = img->head;
+}
+
 /* A capture of an image as if the previous capture had seen head prev. */
 static int capture_image(struct ring_copy *rc, struct image *img, u64 prev)
 {
@@ -232,29 +250,36 @@ static int test_twin_images(struct test_ctx *ctx)
 		    (unsigned long long)rc.idx.nr);
 	TEST_ASSERT(rc.floor == 65, "floor %llu: the cut hit's copy in b would be dropped",
 		    (unsigned long long)rc.floor);
-	/* the switch to a: a's twins enabled at 71 on every CPU, the cut at
-	 * 76. A hit under way when a's enable came reached b alone, stamped
-	 * after the cut (77); then a shared hit (a 78, b 79) and a's own 80,
-	 * 81. b keeps what is older than a's first record: 77 has no copy */
+	/* the switch to a: a's twins enabled at 71 on every CPU, a hit in
+	 * both (a 73, b 74), the cut at 76. A hit under way when a's enable
+	 * came reached b alone, stamped after the cut (77); then a shared
+	 * hit (a 78, b 79), a THROTTLE of b's alone (80) and a's own 81, 82.
+	 * b keeps what is older than a's first record since the cut (77 has
+	 * no copy), and its THROTTLE; its floor stays below a's 78 */
 	a.m.enabled_ns = 71;
 	a.m.cut_ns = 0;
 	b.m.cut_ns = 76;
+	put_backward(&a, 48, 73);
+	put_backward(&b, 48, 74);
 	put_backward(&b, 48, 77);
 	put_backward(&a, 48, 78);
 	put_backward(&b, 48, 79);
-	put_backward(&a, 48, 80);
+	put_backward_throttle(&b, 80);
 	put_backward(&a, 48, 81);
+	put_backward(&a, 48, 82);
 	ring_copy__freeze(&rc, 1, 0, ST);
-	TEST_ASSERT(rc.cut_ns == 77, "cut at %llu, not past the hit b alone has",
+	TEST_ASSERT(rc.cut_ns == 78, "cut at %llu: a's first record since the cut is 78",
 		    (unsigned long long)rc.cut_ns);
 	TEST_ASSERT(!ring_copy__index(&rc, ST) && rc.cut == 1 && rc.overlap == 2 &&
-		    rc.idx.nr == 4 && time_at(&rc, 0) == 67 && time_at(&rc, 3) == 77,
+		    rc.idx.nr == 6 && time_at(&rc, 0) == 67 && time_at(&rc, 4) == 77 &&
+		    ring_copy__record(&rc, 5)->type == PERF_RECORD_THROTTLE,
 		    "b: %llu left out, %llu cut, %llu kept", (unsigned long long)rc.overlap,
 		    (unsigned long long)rc.cut, (unsigned long long)rc.idx.nr);
-	/* a, the last dump: no cut */
+	TEST_ASSERT(rc.floor == 77, "b's floor %llu", (unsigned long long)rc.floor);
+	/* a, the last dump: no cut; the shared hit b dumped left out */
 	ring_copy__freeze(&rc, 0, 0, ST);
-	TEST_ASSERT(!ring_copy__index(&rc, ST) && !rc.cut && !rc.overlap && rc.idx.nr == 3 &&
-		    time_at(&rc, 0) == 78 && time_at(&rc, 2) == 81, "a after the cut: %llu kept",
+	TEST_ASSERT(!ring_copy__index(&rc, ST) && !rc.cut && rc.overlap == 1 && rc.idx.nr == 3 &&
+		    time_at(&rc, 0) == 78 && time_at(&rc, 2) == 82, "a after the cut: %llu kept",
 		    (unsigned long long)rc.idx.nr);
 	ring_copy__exit(&rc);
 	return TEST_OK;

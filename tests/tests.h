@@ -42,12 +42,12 @@ int test__close_fd_field(const char *dir, int *off, int *size);
 
 struct evlist;
 struct perf_event_attr;
-/* An evlist of event (a tracepoint), write_backward and disabled, on every
- * CPU and any task (whole_cpus) or on this thread, its attr finished by
- * tune, opened, with its twins if asked, and mapped with backward rings
- * of ring_bytes. The caller deletes it; NULL with *ret -errno and why in
- * err. */
-struct evlist *test__open_backward(const char *event, int whole_cpus, int twins,
+/* An evlist of event (a tracepoint), write_backward and disabled, on the
+ * CPUs of cpu_list ("0,1") and any task, or with NULL on this thread, its
+ * attr finished by tune, opened, with its twins if asked, and mapped with
+ * backward rings of ring_bytes. The caller deletes it; NULL with *ret
+ * -errno and why in err. */
+struct evlist *test__open_backward(const char *event, const char *cpu_list, int twins,
 				   void (*tune)(struct perf_event_attr *a), size_t ring_bytes,
 				   char *err, size_t errsz, int *ret);
 /* An evlist that looks opened (tests/data.c): events cpu-clock and

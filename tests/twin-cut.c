@@ -1,10 +1,11 @@
 /* The twin switch across CPUs, as the recorder's dumps do it
  * (evlist__switch_twins(), ring_copy__index()): a task hops from one CPU
  * to the other at every number it closes, and every dump must hold the
- * numbers before one instant and none after it: a dump that took a CPU's
- * ring as of a later moment than another's would hold a number its
- * predecessor's CPU had already left to the next dump (a coherence hole).
- * Each number must be in exactly one dump. */
+ * numbers before one instant and none after it (give or take a hit the
+ * switch interrupted): a dump that took a CPU's ring as of a later moment
+ * than another's would hold a number its predecessor's CPU had already
+ * left to the next dump (a coherence hole). Each number must be in
+ * exactly one dump. */
 #include "tests/tests.h"
 #include "util/evlist.h"
 #include "util/ring-copy.h"
@@ -22,7 +23,7 @@
 #define CUT_MAX		60000
 #define CUT_DUMPS	150
 #define CUT_EPOCH	150		/* numbers a dump waits for */
-#define CUT_RING	(4 << 20)
+#define CUT_RING	(1 << 20)	/* ~18000 records: 150 numbers a dump and others' closes */
 #define CUT_ST		(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW)
 
 /* The two hoppers hand the turn over through pipes: each number is closed
@@ -51,7 +52,9 @@ static void *hopper(void *arg)
 
 	CPU_ZERO(&set);
 	CPU_SET(h->cpu[me->k], &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	/* unpinned, it would hop less often, and the test see less */
+	if (sched_setaffinity(0, sizeof(set), &set))
+		__atomic_store_n(&h->stop, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->tid[me->k], gettid(), __ATOMIC_RELEASE);
 	while (read(h->to[me->k][0], &token, 1) == 1) {
 		long i = __atomic_load_n(&h->issued, __ATOMIC_ACQUIRE);
@@ -67,8 +70,8 @@ static void *hopper(void *arg)
 	return NULL;
 }
 
-/* Waits until n more numbers are out, or all are; -ETIMEDOUT after 10 s
- * without one. */
+/* Waits until n more numbers are out, or all are; -ETIMEDOUT after
+ * 200000 naps of 50 us without one (10 s, more with the naps' slack). */
 static int hop_wait(struct hop *h, long n)
 {
 	long want = __atomic_load_n(&h->issued, __ATOMIC_ACQUIRE) + n, seen = -1;
@@ -188,7 +191,7 @@ static int test_twin_cut(struct test_ctx *ctx)
 	pthread_t th[2];
 	int started = 0, ret = TEST_FAIL, err_open, nr = 0, dumps = 0, n = 0;
 	cpu_set_t set;
-	char token = 0;
+	char token = 0, cpu_list[32];
 
 	if (!dir || tp__id("syscalls", "sys_enter_close") < 0)
 		TEST_SKIP_BECAUSE(ctx, "twin cut: no syscalls:sys_enter_close tracepoint");
@@ -197,15 +200,19 @@ static int test_twin_cut(struct test_ctx *ctx)
 	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
 		if (CPU_ISSET(c, &set))
 			h.cpu[n++] = c;
+	snprintf(cpu_list, sizeof(cpu_list), "%d,%d", h.cpu[0], h.cpu[1]);
 	t = calloc(1, sizeof(*t));
-	TEST_ASSERT(t && (t->dump_of = malloc(CUT_MAX * sizeof(int))), "alloc");
+	if (!t || !(t->dump_of = malloc(CUT_MAX * sizeof(int)))) {
+		free(t);
+		TEST_ASSERT(0, "alloc");
+	}
 	memset(t->dump_of, 0xff, CUT_MAX * sizeof(int));
 	if (test__close_fd_field(dir, &t->field[0], &t->field[1])) {
 		free(t->dump_of);
 		free(t);
 		TEST_SKIP_BECAUSE(ctx, "twin cut: no sys_enter_close format in tracefs");
 	}
-	l = test__open_backward("syscalls:sys_enter_close", 1, 1, tune_close, CUT_RING, err,
+	l = test__open_backward("syscalls:sys_enter_close", cpu_list, 1, tune_close, CUT_RING, err,
 				sizeof(err), &err_open);
 	if (!l && (err_open == -EACCES || err_open == -EPERM)) {
 		free(t->dump_of);

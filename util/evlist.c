@@ -394,6 +394,9 @@ static int evlist__ioctl_ring(struct evlist *evlist, int r, int set, unsigned lo
 	return 0;
 }
 
+/* A twin switch's wait between its enables and its disables. */
+#define SWITCH_SETTLE_NS 50000
+
 int evlist__switch_twins(struct evlist *evlist)
 {
 	int from = evlist->twin_active, to = !from, err;
@@ -422,6 +425,14 @@ int evlist__switch_twins(struct evlist *evlist)
 			return err;
 		}
 	}
+	/* a hit an enable came in the middle of (IRQs are on in a
+	 * tracepoint's handler) goes on once it returns; were its CPU's
+	 * events disabled before it gets to them, it would be in neither
+	 * ring. Tens of microseconds let it end (CPUs the host holds
+	 * longer aside) */
+	if (evlist->samples_on)
+		for (u64 settle = now_ns() + SWITCH_SETTLE_NS; now_ns() < settle; )
+			;
 	cut = now_ns();
 	for (int r = 0; r < evlist->nr_mmaps; r++) {
 		if (!evlist->bwd[r].pc)

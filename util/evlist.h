@@ -58,17 +58,19 @@ static inline int evlist__twinned(const struct evlist *evlist)
 	return evlist->bwd_twin != NULL;
 }
 /* Moves the sampling to the other set of backward events: every twin is
- * enabled, then every event of the set sampling so far is disabled, so
- * that no sample is missed and the rings left stand still until the next
- * switch. A hit in between is in both rings, stamped first by the event
- * opened last (the kernel puts the events of a CPU back on a tracepoint's
- * list in the order they were opened, each at its head): so the set
- * switched to must be the one opened last, and the set switched from is
- * opened anew (evlist__reopen_twins()) before its next turn. Each ring
- * switched to has enabled_ns set and cut_ns 0; each ring left has cut_ns,
- * an instant at which both sets sampled on every CPU. With samples off
- * only the roles change. Returns the set that stood still; -errno when an
- * enable failed, after every set is as it was. */
+ * enabled, then, after 50 us for the hits the enables interrupted to end,
+ * every event of the set sampling so far is disabled, so that no sample
+ * is missed (a CPU the host stops for longer in such a hit aside) and the
+ * rings left stand still until the next switch. A hit in between is in
+ * both rings, stamped first by the event opened last (the kernel puts the
+ * events of a CPU back on a tracepoint's list in the order they were
+ * opened, each at its head): so the set switched to must be the one
+ * opened last, and the set switched from is opened anew
+ * (evlist__reopen_twins()) before its next turn. Each ring switched to
+ * has enabled_ns set and cut_ns 0; each ring left has cut_ns, an instant
+ * at which both sets sampled on every CPU. With samples off only the
+ * roles change. Returns the set that stood still; -errno when an enable
+ * failed, after every set is as it was. */
 int evlist__switch_twins(struct evlist *evlist);
 /* Opens anew, disabled, the events of the set the last switch stood
  * still, once its rings are read (they write where the old ones did):

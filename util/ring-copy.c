@@ -141,8 +141,9 @@ u64 ring_copy__fresh(const struct ring_copy *rc)
 
 /* The oldest time at or after since among the records ring m's kernel
  * wrote between its head and last, the head at its previous capture;
- * UINT64_MAX when there is none, or when m wrapped since. m runs on: what
- * lies in [head, last) stays as it is until the ring wraps. */
+ * UINT64_MAX when there is none, or when m wrapped before or during the
+ * walk. m runs on: what lies in [head, last) stays as it is until the
+ * ring wraps. */
 static u64 ring__oldest_since(const struct mmap *m, u64 last, u64 since, u64 id_sample_type)
 {
 	u64 head = mmap__read_head(m), oldest = UINT64_MAX;
@@ -153,25 +154,29 @@ static u64 ring__oldest_since(const struct mmap *m, u64 last, u64 since, u64 id_
 		return UINT64_MAX;
 	for (u64 off = 0; off + sizeof(struct perf_event_header) <= held; ) {
 		const struct perf_event_header *h = mmap__header(m, head + off);
-		u64 at = (head + off) & m->mask, t;
+		u64 at = (head + off) & m->mask, t, size = h->size;
 
 		if (!event__size_ok(h->size, held - off))
 			break;
-		if (at + h->size > m->mask + 1) {
-			/* across the end: a time read in one piece, or none
-			 * (keeping more, never less) */
-			if (h->size > sizeof(bounce)) {
-				off += h->size;
+		if (at + size > m->mask + 1) {
+			/* across the end: a sample's time is near its start, the
+			 * others' at their end; a time not read is none (the cut
+			 * comes later, never earlier) */
+			if (size > sizeof(bounce) && h->type != PERF_RECORD_SAMPLE) {
+				off += size;
 				continue;
 			}
-			mmap__copy(m, head + off, bounce, h->size);
+			mmap__copy(m, head + off, bounce, MIN(size, sizeof(bounce)));
 			h = (const void *)bounce;
 		}
 		t = event__time(h, id_sample_type);
 		if (t >= since && t < oldest)
 			oldest = t;
-		off += h->size;
+		off += size;
 	}
+	/* the kernel overwrote what we read: nothing read can be trusted */
+	if (last - mmap__read_head(m) > m->mask + 1)
+		return UINT64_MAX;
 	return oldest;
 }
 
@@ -193,14 +198,15 @@ void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin, u64 id_sample_
 	rc->idx.nr = 0;
 	*last = head;
 	/* a hit under way when the twin's enable interrupted it reached
-	 * this ring alone, stamped after the enable: what is older than
-	 * the twin ring's first record stays here, past the switch's cut */
+	 * this ring alone, and may be stamped after the cut: what is older
+	 * than the twin ring's first record since the cut stays here (a
+	 * hit in both stamped alike goes by the floor) */
 	rc->cut_ns = 0;
 	if (m->cut_ns) {
 		live_first = ring__oldest_since(live, set ? rc->last_head : rc->twin_last_head,
-						live->enabled_ns, id_sample_type);
+						m->cut_ns, id_sample_type);
 		if (live_first != UINT64_MAX)
-			rc->cut_ns = MAX(m->cut_ns, live_first - 1);
+			rc->cut_ns = live_first;
 	}
 }
 
@@ -281,28 +287,41 @@ static void ring_copy__uncount(struct ring_copy *rc, u64 n)
 /* Twins: drops the oldest records, those at or before the floor (see
  * ring_copy__index()) or from before the ring's events were enabled
  * (records its events finished after the ring was last read: their
- * events are closed since), and the newest, those after cut_ns (also in
- * the twin's ring, left to the next dump: see ring_copy__freeze());
- * raises the floor to the newest kept. */
+ * events are closed since), and the newest samples, those after cut_ns
+ * (also in the twin's ring, left to the next dump: see
+ * ring_copy__freeze()); raises the floor to the newest kept up to the
+ * cut. */
 static void ring_copy__cut_twin(struct ring_copy *rc, u64 enabled_ns, u64 cut_ns)
 {
 	struct record_index *ix = &rc->idx;
-	u64 n = 0;
+	u64 n = 0, tail = ix->nr, kept;
 
+	/* the samples after the cut; the other records (LOST, THROTTLE)
+	 * are this ring's alone */
 	rc->cut = 0;
-	while (cut_ns && ix->nr && ix->times[ix->nr - 1] > cut_ns) {
-		ring_copy__uncount(rc, ix->nr - 1);
-		ix->nr--;
-		rc->cut++;
+	while (cut_ns && tail && ix->times[tail - 1] > cut_ns)
+		tail--;
+	kept = tail;
+	for (u64 i = tail; i < ix->nr; i++) {
+		if (ring_copy__record(rc, i)->type == PERF_RECORD_SAMPLE) {
+			ring_copy__uncount(rc, i);
+			rc->cut++;
+			continue;
+		}
+		ix->offs[kept] = ix->offs[i];
+		ix->times[kept++] = ix->times[i];
 	}
+	ix->nr = kept;
 	while (n < ix->nr && (ix->times[n] <= rc->floor || ix->times[n] < enabled_ns))
 		ring_copy__uncount(rc, n++);
+	/* the newest kept up to the cut: a record kept past it is of this
+	 * ring alone, and must not take the twin's copies of the hits cut */
+	if (tail > n)
+		rc->floor = MAX(rc->floor, ix->times[tail - 1]);
 	ix->offs += n;
 	ix->times += n;
 	ix->nr -= n;
 	rc->overlap = n;
-	if (ix->nr)
-		rc->floor = MAX(rc->floor, ix->times[ix->nr - 1]);
 }
 
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type)

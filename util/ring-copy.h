@@ -22,8 +22,8 @@ struct ring_copy {
 	u64 twin_last_head;	/* the same for twin */
 	u64 floor;		/* with twins: the newest time dumped from this CPU */
 	u64 overlap;		/* with twins: records at or before floor, left out */
-	u64 cut_ns;		/* with twins: the capture's records after it are left out (0: none) */
-	u64 cut;		/* with twins: records after cut_ns, left out */
+	u64 cut_ns;		/* with twins: the capture's samples after it are left out (0: none) */
+	u64 cut;		/* with twins: samples after cut_ns, left out */
 	char *buf;		/* capture buffer, m's data size; with twins, the data read in place */
 	u64 mask;		/* offsets into buf wrap at it (UINT64_MAX: a copy) */
 	u64 size;
@@ -57,11 +57,11 @@ int ring_copy__init_twins(struct ring_copy *rc, struct mmap *m, struct mmap *twi
  * disabled). An event switched from may yet finish a record it was
  * writing (nanoseconds): with a wrapped ring, margin bytes at the old end
  * are not read. The next capture of the ring starts where this one did.
- * After a switch, sets cut_ns: the records after the switch's cut
+ * After a switch, sets cut_ns: the samples after the switch's cut
  * (mmap.cut_ns) are in the other ring too and go to the next dump, except
- * those older than the other ring's first record since its enable (times
- * in the sample_id layout id_sample_type): hits the enable interrupted,
- * which reached this ring alone. */
+ * those older than the other ring's first record since the cut (times in
+ * the sample_id layout id_sample_type): a hit the enable interrupted,
+ * which reached this ring alone. No record there: no cut. */
 void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin, u64 id_sample_type);
 /* Bytes ring set wrote since its previous capture (without twins, set 0
  * is the only one: ring_copy__fresh()). */
@@ -92,10 +92,11 @@ u64 ring_copy__defer_newest(struct ring_copy *rcs, int n, u64 slack, u64 id_samp
  * newest time this CPU dumped are left out, and counted in overlap: they
  * were written while both twins were on, a shared hit in both rings,
  * stamped first by the event opened last (evlist__switch_twins()), whose
- * ring is read next. So are, counted in cut, the records after cut_ns
+ * ring is read next. So are, counted in cut, the samples after cut_ns
  * (ring_copy__freeze()): the twins sampled then on every CPU, and the
- * next dump has them, so that this one ends at one instant on every CPU.
- * 0 or -ENOMEM. */
+ * next dump has them, so that this one ends at one instant on every CPU
+ * (later on a CPU where a hit the twin's enable interrupted was stamped
+ * after it). 0 or -ENOMEM. */
 int ring_copy__index(struct ring_copy *rc, u64 id_sample_type);
 
 static inline const struct perf_event_header *ring_copy__record(const struct ring_copy *rc,
