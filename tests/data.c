@@ -277,9 +277,12 @@ static int check_ahead(const char *dir, struct evlist *l, struct test_ctx *ctx)
 	}
 	TEST_ASSERT(!werr && a.warm == 0, "told to stop, it faulted %llu bytes in (%s)",
 		    (unsigned long long)a.warm, strerror(-werr));
+	/* only a file made whole is read again (the writer's timer) */
+	TEST_ASSERT(!perf_data__warmed(&a), "a file not made is said to be");
 	stop = 0;
 	TEST_ASSERT(!perf_data__warm(&a, AHEAD, &stop) && a.warm == AHEAD, "made %llu of %d",
 		    (unsigned long long)a.warm, AHEAD);
+	TEST_ASSERT(perf_data__warmed(&a), "a file made is not said to be");
 	TEST_ASSERT(resident_pages(a.fd, AHEAD) == AHEAD / (u64)sysconf(_SC_PAGESIZE),
 		    "%llu pages of %d in the page cache", (unsigned long long)
 		    resident_pages(a.fd, AHEAD), AHEAD / (int)sysconf(_SC_PAGESIZE));
@@ -296,7 +299,7 @@ static int check_ahead(const char *dir, struct evlist *l, struct test_ctx *ctx)
 
 	snprintf(path, sizeof(path), "%s/ahead.data.2026", dir);
 	TEST_ASSERT(!perf_data__create_ahead(&d, &a, path, l, err, sizeof(err)), "%s", err);
-	TEST_ASSERT(a.fd == -1, "the file ahead was not handed over");
+	TEST_ASSERT(a.fd == -1 && !perf_data__warmed(&a), "the file ahead was not handed over");
 	TEST_ASSERT(!fstat(d.fd, &st) && st.st_ino == st_ahead.st_ino && d.warm == AHEAD,
 		    "the dump did not write into the file made ahead");
 	put_sample(&b, 100, 0x1000, 42, 43, 10, 1);

@@ -85,6 +85,12 @@ int perf_data__open_ahead(struct perf_data *d, const char *path);
  * much is in, and a later call goes on from there; once all is in, a call
  * reads it through again, faulting back what the kernel took since. */
 int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop);
+/* Whether all of the file opened ahead is made (perf_data__warm() got
+ * to its end): what is worth reading through again. */
+static inline int perf_data__warmed(const struct perf_data *d)
+{
+	return d->fd >= 0 && d->warm_size && d->warm >= d->warm_size;
+}
 /* perf_data__create(), in the file opened ahead: taken when path's
  * directory is the one it was opened in (the same inode), else closed;
  * ahead is left empty. */

@@ -565,6 +565,11 @@ int dump__warm(struct dump *d, const int *stop)
 	return d->ahead_err;
 }
 
+int dump__ahead_made(const struct dump *d)
+{
+	return perf_data__warmed(&d->ahead);
+}
+
 int dump__write(struct dump *d)
 {
 	if (d->err)		/* the capture failed: nothing to write */

@@ -138,6 +138,10 @@ int dump__ready_next(struct dump *d, const char *path);
  * and made as it is written. 0 or -errno, which costs the next dump its
  * speed, nothing else. */
 int dump__warm(struct dump *d, const int *stop);
+/* Whether the next dump's file is made ahead, all of it: what is worth
+ * reading through again while idle (dump__warm()). Not with -z, nor
+ * where the making was refused or never ran (-r). */
+int dump__ahead_made(const struct dump *d);
 /* The rest of a captured dump: validates and indexes the copies, trims
  * them to the common window, selects the tracking prelude, and writes
  * prelude and samples merged in time order to d->path, created privately

@@ -32,16 +32,14 @@ static void *writer__thread(void *arg)
 {
 	struct writer *w = arg;
 
-	/* at real-time priority (-r) nothing is made ahead (see below):
-	 * then no timer wakes the thread for nothing */
-	int refreshes = !writer__realtime();
-
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (!w->quit && !writer__has_job(w) && !w->warm_due) {
 			struct timespec until;
 
-			if (!w->warm_dump || !refreshes) {
+			/* only a file made ahead is worth a timer: not with
+			 * -z, -r or a making refused */
+			if (!w->warm_dump || !dump__ahead_made(w->warm_dump)) {
 				pthread_cond_wait(&w->cond, &w->lock);
 				continue;
 			}
