@@ -235,8 +235,8 @@ static int test_twin_images(struct test_ctx *ctx)
 	 * after b's: (62, 63) and (64, 65) before the cut, (67, 68) across
 	 * it; then b's own 69, 70 */
 	b.m.enabled_ns = 61;
-	b.m.cut_ns = 0;
-	a.m.cut_ns = 66;
+	b.m.switched_ns = 0;
+	a.m.switched_ns = 66;
 	for (u64 seq = 62; seq <= 67; seq += 2) {
 		put_backward(&b, 48, seq + (seq == 66));
 		put_backward(&a, 48, seq + 1 + (seq == 66));
@@ -257,8 +257,8 @@ static int test_twin_images(struct test_ctx *ctx)
 	 * b keeps what is older than a's first record since the cut (77 has
 	 * no copy), and its THROTTLE; its floor stays below a's 78 */
 	a.m.enabled_ns = 71;
-	a.m.cut_ns = 0;
-	b.m.cut_ns = 76;
+	a.m.switched_ns = 0;
+	b.m.switched_ns = 76;
 	put_backward(&a, 48, 73);
 	put_backward(&b, 48, 74);
 	put_backward(&b, 48, 77);

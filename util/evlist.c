@@ -414,7 +414,7 @@ int evlist__switch_twins(struct evlist *evlist)
 		if (!evlist->bwd[r].pc)
 			continue;
 		ring->enabled_ns = now_ns();
-		ring->cut_ns = 0;
+		ring->switched_ns = 0;
 		if (!evlist->samples_on)
 			continue;
 		err = evlist__ioctl_ring(evlist, r, to, PERF_EVENT_IOC_ENABLE);
@@ -437,7 +437,7 @@ int evlist__switch_twins(struct evlist *evlist)
 	for (int r = 0; r < evlist->nr_mmaps; r++) {
 		if (!evlist->bwd[r].pc)
 			continue;
-		(from ? &evlist->bwd_twin[r] : &evlist->bwd[r])->cut_ns = cut;
+		(from ? &evlist->bwd_twin[r] : &evlist->bwd[r])->switched_ns = cut;
 		/* a disable cannot fail on an open fd; were one left on, it
 		 * would write into a ring nobody reads until its next turn */
 		if (evlist->samples_on)

@@ -67,7 +67,7 @@ static inline int evlist__twinned(const struct evlist *evlist)
  * opened, each at its head): so the set switched to must be the one
  * opened last, and the set switched from is opened anew
  * (evlist__reopen_twins()) before its next turn. Each ring switched to
- * has enabled_ns set and cut_ns 0; each ring left has cut_ns, an instant
+ * has enabled_ns set and switched_ns 0; each ring left has switched_ns, an instant
  * at which both sets sampled on every CPU. With samples off only the
  * roles change. Returns the set that stood still; -errno when an enable
  * failed, after every set is as it was. */

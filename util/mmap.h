@@ -15,8 +15,9 @@ struct mmap {
 	int cpu;
 	int backward;		/* write_backward ring, mapped read-only */
 	u64 enabled_ns;		/* CLOCK_MONOTONIC before a twin switch enabled its events */
-	u64 cut_ns;		/* CLOCK_MONOTONIC once a switch had every twin on, before
-				 * it disabled this ring's events; 0 while they sample */
+	u64 switched_ns;	/* CLOCK_MONOTONIC once the switch away from this ring's
+				 * events had every twin on, before it disabled them;
+				 * 0 while they sample */
 	u64 tail;		/* forward: where we read up to (backward: unused) */
 	void *scratch;		/* forward: a record that wraps the end, made whole */
 };

@@ -202,9 +202,9 @@ void ring_copy__freeze(struct ring_copy *rc, int set, u64 margin, u64 id_sample_
 	 * than the twin ring's first record since the cut stays here (a
 	 * hit in both stamped alike goes by the floor) */
 	rc->cut_ns = 0;
-	if (m->cut_ns) {
+	if (m->switched_ns) {
 		live_first = ring__oldest_since(live, set ? rc->last_head : rc->twin_last_head,
-						m->cut_ns, id_sample_type);
+						m->switched_ns, id_sample_type);
 		if (live_first != UINT64_MAX)
 			rc->cut_ns = live_first;
 	}

@@ -58,7 +58,7 @@ int ring_copy__init_twins(struct ring_copy *rc, struct mmap *m, struct mmap *twi
  * writing (nanoseconds): with a wrapped ring, margin bytes at the old end
  * are not read. The next capture of the ring starts where this one did.
  * After a switch, sets cut_ns: the samples after the switch's cut
- * (mmap.cut_ns) are in the other ring too and go to the next dump, except
+ * (mmap.switched_ns) are in the other ring too and go to the next dump, except
  * those older than the other ring's first record since the cut (times in
  * the sample_id layout id_sample_type): a hit the enable interrupted,
  * which reached this ring alone. No record there: no cut. */
