@@ -290,6 +290,8 @@ static int check_ahead(const char *dir, struct evlist *l, struct test_ctx *ctx)
 	 * (the writer thread makes one every 20 s while idle) */
 	TEST_ASSERT(!posix_fadvise(a.fd, 0, AHEAD, POSIX_FADV_DONTNEED), "fadvise");
 	gone = AHEAD / sysconf(_SC_PAGESIZE) - resident_pages(a.fd, AHEAD);
+	TEST_ASSERT(gone > 0, "POSIX_FADV_DONTNEED took no page back: the reading again would "
+		    "go unchecked");
 	TEST_ASSERT(!perf_data__warm(&a, AHEAD, &stop) && a.warm == AHEAD, "read again");
 	TEST_ASSERT(resident_pages(a.fd, AHEAD) == AHEAD / (u64)sysconf(_SC_PAGESIZE),
 		    "%llu pages of %d in the page cache after %llu were taken and it was read "
