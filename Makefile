@@ -17,8 +17,11 @@ CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_G
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -liberty -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c \
-        $(sort $(wildcard util/*.c)) $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c)))
+# the layers, top to bottom (tests/check-layers keeps includes flowing down)
+LAYERS := record script daemon flight perfdata buildid util lib
+LIB_SRCS := $(sort $(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
+TEST_SRCS := $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c $(foreach d,$(LAYERS),tests/$(d)/*.c))))
+SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c $(LIB_SRCS) $(TEST_SRCS)
 OBJS := $(SRCS:%.c=$(O)/%.o)
 
 all: perf $(O)/attr-shim.so $(O)/bpf-load
@@ -67,7 +70,7 @@ demo: perf
 	tests/demo
 
 # installed as perf: what it does not implement runs the distribution's
-# perf (util/exec-cmd.c)
+# perf (lib/exec-cmd.c)
 PREFIX ?= /usr/local
 install: perf doc
 	install -d -m 755 $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -79,13 +82,13 @@ install: perf doc
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/perf-flightrec.service
 
 # the dump pipeline alone, on synthetic rings (bench/dump-pipeline.c)
-$(O)/dump-pipeline: $(O)/bench/dump-pipeline.o $(filter $(O)/util/%,$(OBJS))
+$(O)/dump-pipeline: $(O)/bench/dump-pipeline.o $(LIB_SRCS:%.c=$(O)/%.o)
 	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(O)/bench/dump-pipeline.d
 
 # the dump of a full --history, filled in memory (bench/history-dump.c)
-$(O)/history-dump: $(O)/bench/history-dump.o $(filter $(O)/util/%,$(OBJS))
+$(O)/history-dump: $(O)/bench/history-dump.o $(LIB_SRCS:%.c=$(O)/%.o)
 	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(O)/bench/history-dump.d

@@ -2,12 +2,12 @@
  * background, restarts those that die, follows the config as it changes;
  * and the client commands that list, ping, signal and stop them. */
 #include "builtin.h"
-#include "util/daemon-client.h"
-#include "util/daemon-config.h"
-#include "util/daemon-session.h"
-#include "util/daemon-status.h"
-#include "util/parse-options.h"
-#include "util/util.h"
+#include "daemon/daemon-client.h"
+#include "daemon/daemon-config.h"
+#include "daemon/daemon-session.h"
+#include "daemon/daemon-status.h"
+#include "lib/parse-options.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,14 +1,14 @@
 /* perf record from top to bottom: set-up, the loop, the end (its command
  * line is read in util/record-options.c). */
 #include "builtin.h"
-#include "util/control.h"
+#include "record/control.h"
 #include "util/cpumap.h"
-#include "util/data.h"
-#include "util/dump.h"
+#include "perfdata/data.h"
+#include "flight/dump.h"
 #include "util/evlist.h"
-#include "util/held-files.h"
+#include "buildid/held-files.h"
 #include "util/parse-events.h"
-#include "util/record.h"
+#include "record/record.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -1,8 +1,8 @@
 /* perf script: a perf.data written by this tool, as text, in time order. */
 #include "builtin.h"
-#include "util/parse-options.h"
-#include "util/script.h"
-#include "util/util.h"
+#include "lib/parse-options.h"
+#include "script/script.h"
+#include "lib/util.h"
 
 static const char *const script_usage[] = {
 	"perf script [<options>]",

@@ -1,8 +1,8 @@
 /* perf test: the registry of unit/ABI suites plus tests/shell/ scripts. */
 #include "builtin.h"
 #include "tests/tests.h"
-#include "util/parse-options.h"
-#include "util/util.h"
+#include "lib/parse-options.h"
+#include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* perf: command table, global options, dispatch. */
 #include "builtin.h"
-#include "util/exec-cmd.h"
-#include "util/header.h"
+#include "lib/exec-cmd.h"
+#include "perfdata/header.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,11 +8,11 @@
  * per configuration: time and peak RSS per GB of ring, and peak RSS
  * against its bound (rings + capture buffers, indexes, merge slices and
  * stages). */
-#include "util/dump.h"
+#include "flight/dump.h"
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/parse-events.h"
-#include "util/tracking.h"
+#include "flight/tracking.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/memcpy-stream.h"
+#include "lib/memcpy-stream.h"
 
 #define CHUNK (1UL << 20)
 

@@ -8,12 +8,12 @@
  * (util/dump.c: decompress, index, window, merge, file; with -z as zstd
  * COMPRESSED records). One line per configuration: the fill's rate and
  * ratio, the dump's time from take to file in place, its size, peak RSS. */
-#include "util/dump.h"
+#include "flight/dump.h"
 #include "util/event.h"
 #include "util/evlist.h"
-#include "util/history.h"
+#include "flight/history.h"
 #include "util/parse-events.h"
-#include "util/tracking.h"
+#include "flight/tracking.h"
 
 #include <errno.h>
 #include <stdio.h>

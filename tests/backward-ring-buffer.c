@@ -7,7 +7,7 @@
 #include "util/evsel.h"
 #include "util/mmap.h"
 #include "util/parse-events.h"
-#include "util/ring-copy.h"
+#include "flight/ring-copy.h"
 #include "util/tp.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
 #include "tests/tests.h"
 #include "util/bpf-event.h"
 #include "util/event.h"
-#include "util/tracking.h"
+#include "flight/tracking.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>

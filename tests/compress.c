@@ -2,13 +2,13 @@
  * this perf's reader, exactly; and the reader on cut and corrupt
  * compressed data: one line naming the file and the record's offset. */
 #include "tests/tests.h"
-#include "util/compress.h"
-#include "util/data.h"
+#include "perfdata/compress.h"
+#include "perfdata/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
-#include "util/reader.h"
-#include "util/script.h"
-#include "util/synthetic.h"
+#include "perfdata/reader.h"
+#include "script/script.h"
+#include "record/synthetic.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #include "tests/tests.h"
-#include "util/daemon-config.h"
+#include "daemon/daemon-config.h"
 
 #include <errno.h>
 #include <stdlib.h>

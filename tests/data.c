@@ -1,11 +1,11 @@
 /* perf.data writer -> reader round trips, and the reader on broken files. */
 #include "tests/tests.h"
-#include "util/data.h"
+#include "perfdata/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
-#include "util/header.h"
-#include "util/reader.h"
-#include "util/synthetic.h"
+#include "perfdata/header.h"
+#include "perfdata/reader.h"
+#include "record/synthetic.h"
 
 #include <dirent.h>
 #include <errno.h>

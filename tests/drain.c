@@ -1,10 +1,10 @@
 /* The forward-ring drain on ring images: records up to 64K that wrap the
  * end arrive whole, and the /no-overwrite/ buffer keeps its cap. */
 #include "tests/tests.h"
-#include "util/buf.h"
+#include "lib/buf.h"
 #include "util/evlist.h"
-#include "util/history.h"
-#include "util/record.h"
+#include "flight/history.h"
+#include "record/record.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* The DSO hit model on synthetic records: maps, forks, execs, samples,
  * records split across iovecs, and the BUILD_ID feature it writes. */
 #include "tests/tests.h"
-#include "util/dso-hits.h"
+#include "buildid/dso-hits.h"
 #include "util/evlist.h"
-#include "util/header.h"
+#include "perfdata/header.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* perf script on hostile files: regressions, crafted trace formats, and a
  * deterministic mutation fuzzer over files recorded at test time. */
 #include "tests/tests.h"
-#include "util/comm-map.h"
+#include "script/comm-map.h"
 #include "util/event.h"
-#include "util/header.h"
-#include "util/reader.h"
-#include "util/script.h"
+#include "perfdata/header.h"
+#include "perfdata/reader.h"
+#include "script/script.h"
 #include "util/tp.h"
 
 #include <errno.h>

@@ -2,12 +2,12 @@
  * survive in order, the oldest go first and are counted, memory stays
  * within the size, and no record is in two takes. */
 #include "tests/tests.h"
-#include "util/dump.h"
+#include "flight/dump.h"
 #include "util/evlist.h"
-#include "util/history.h"
+#include "flight/history.h"
 #include "util/parse-events.h"
-#include "util/reader.h"
-#include "util/tracking.h"
+#include "perfdata/reader.h"
+#include "flight/tracking.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -4,7 +4,7 @@
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/parse-events.h"
-#include "util/record.h"
+#include "record/record.h"
 #include "util/tp.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* The forward ring reader on synthetic ring images (no kernel needed). */
 #include "tests/tests.h"
-#include "util/memcpy-stream.h"
+#include "lib/memcpy-stream.h"
 #include "util/mmap.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Output files: checked before recording, invisible until complete, never
  * replacing what is not ours, nothing left behind by a crash. */
 #include "tests/tests.h"
-#include "util/data.h"
+#include "perfdata/data.h"
 #include "util/evlist.h"
 
 #include <dirent.h>

@@ -1,6 +1,6 @@
 #include "tests/tests.h"
-#include "util/parse-options.h"
-#include "util/util.h"
+#include "lib/parse-options.h"
+#include "lib/util.h"
 
 #include <string.h>
 #include <unistd.h>

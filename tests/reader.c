@@ -3,9 +3,9 @@
  * variable-size part, and events whose sample_id trailers differ. */
 #include "tests/tests.h"
 #include "util/event.h"
-#include "util/header.h"
-#include "util/reader.h"
-#include "util/script.h"
+#include "perfdata/header.h"
+#include "perfdata/reader.h"
+#include "script/script.h"
 
 #include <errno.h>
 #include <fcntl.h>

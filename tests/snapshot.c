@@ -1,16 +1,16 @@
 /* Flight-recorder logic on synthetic inputs: backward ring images, the
  * common window, deferral, the time merge, triggers, rotation, pruning. */
 #include "tests/tests.h"
-#include "util/capture.h"
+#include "flight/capture.h"
 #include "util/event.h"
-#include "util/merge.h"
-#include "util/prelude.h"
-#include "util/record-index.h"
-#include "util/ring-copy.h"
-#include "util/data.h"
-#include "util/stage-pipe.h"
-#include "util/switch-output.h"
-#include "util/tracking.h"
+#include "flight/merge.h"
+#include "flight/prelude.h"
+#include "flight/record-index.h"
+#include "flight/ring-copy.h"
+#include "perfdata/data.h"
+#include "flight/stage-pipe.h"
+#include "record/switch-output.h"
+#include "flight/tracking.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -2,9 +2,9 @@
  * on made-up tables, this very binary looked up through /proc/self/maps,
  * the build-id cache, and broken files that must come out as no symbol. */
 #include "tests/tests.h"
-#include "util/machine.h"
-#include "util/symbols-elf.h"
-#include "util/build-id.h"
+#include "script/machine.h"
+#include "script/symbols-elf.h"
+#include "buildid/build-id.h"
 
 #include <errno.h>
 #include <fcntl.h>

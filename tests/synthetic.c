@@ -1,5 +1,5 @@
 #include "tests/tests.h"
-#include "util/synthetic.h"
+#include "record/synthetic.h"
 
 #include <elf.h>
 #include <errno.h>

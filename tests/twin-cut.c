@@ -8,7 +8,7 @@
  * exactly one dump. */
 #include "tests/tests.h"
 #include "util/evlist.h"
-#include "util/ring-copy.h"
+#include "flight/ring-copy.h"
 #include "util/tp.h"
 
 #include <errno.h>

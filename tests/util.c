@@ -1,8 +1,8 @@
 #include "tests/tests.h"
 #include "util/cpumap.h"
-#include "util/switch-output.h"
-#include "util/trigger.h"
-#include "util/util.h"
+#include "record/switch-output.h"
+#include "flight/trigger.h"
+#include "lib/util.h"
 
 #include <errno.h>
 

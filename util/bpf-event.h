@@ -2,7 +2,7 @@
 #define PERF_BPF_EVENT_H
 
 #include <linux/perf_event.h>
-#include "util/buf.h"
+#include "lib/buf.h"
 
 /* The BPF programs a recording saw load, as the BPF_PROG_INFO and BPF_BTF
  * features describe them: each program's bpf_prog_info with its arrays

@@ -2,7 +2,7 @@
 #define PERF_CALLCHAIN_H
 
 #include <stddef.h>
-#include "util/util.h"
+#include "lib/util.h"
 
 enum callchain_mode { CALLCHAIN_NONE, CALLCHAIN_FP, CALLCHAIN_DWARF };
 

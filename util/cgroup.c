@@ -1,7 +1,7 @@
 /* cgroups for perf record: -G opens the cgroup directories the kernel
  * filters events by, --all-cgroups names every cgroup id samples carry. */
 #include "util/cgroup.h"
-#include "util/buf.h"
+#include "lib/buf.h"
 #include "util/event.h"
 #include "util/evlist.h"
 

@@ -2,7 +2,7 @@
 #define PERF_CGROUP_H
 
 #include <stddef.h>
-#include "util/util.h"
+#include "lib/util.h"
 
 struct buf;
 struct evlist;

@@ -1,5 +1,5 @@
 #include "util/cpumap.h"
-#include "util/util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -1,5 +1,5 @@
 #include "util/event.h"
-#include "util/header.h"
+#include "perfdata/header.h"
 
 #include <errno.h>
 #include <string.h>

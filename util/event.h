@@ -2,7 +2,7 @@
 #define PERF_EVENT_H
 
 #include <linux/perf_event.h>
-#include "util/buf.h"
+#include "lib/buf.h"
 
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
 #define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)

@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 #include "util/evsel.h"
-#include "util/id-hash.h"
+#include "lib/id-hash.h"
 #include "util/mmap.h"
 
 struct cpu_map;

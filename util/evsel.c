@@ -1,5 +1,5 @@
 #include "util/evsel.h"
-#include "util/buf.h"
+#include "lib/buf.h"
 #include "util/cpumap.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
 
 #include <linux/perf_event.h>
 #include "util/callchain.h"
-#include "util/util.h"
+#include "lib/util.h"
 
 struct cpu_map;
 struct thread_map;

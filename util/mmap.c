@@ -1,5 +1,5 @@
 #include "util/mmap.h"
-#include "util/memcpy-stream.h"
+#include "lib/memcpy-stream.h"
 #include "util/event.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
 
 #include <linux/perf_event.h>
 #include <sys/uio.h>
-#include "util/util.h"
+#include "lib/util.h"
 
 /* One ring buffer: a control page followed by 2^n data pages. */
 struct mmap {

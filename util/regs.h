@@ -2,7 +2,7 @@
 #define PERF_REGS_H
 
 #include <stdio.h>
-#include "util/util.h"
+#include "lib/util.h"
 
 /* Register names for -I/--intr-regs and --user-regs, mapped to the bits of
  * sample_regs_intr / sample_regs_user (the kernel's asm/perf_regs.h order

@@ -1,6 +1,6 @@
 #include "util/target.h"
 
-#include "util/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 #include "util/tp.h"
-#include "util/id-hash.h"
+#include "lib/id-hash.h"
 
 #include <ctype.h>
 #include <errno.h>

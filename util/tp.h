@@ -1,7 +1,7 @@
 #ifndef PERF_TP_H
 #define PERF_TP_H
 
-#include "util/buf.h"
+#include "lib/buf.h"
 
 struct tep_handle;
 

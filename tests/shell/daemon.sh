@@ -13,7 +13,7 @@ session_pid() { "$PERF" daemon --config "$cfg" -x: | awk -F: -v s="$1" '$2 == s 
 pinged() { "$PERF" daemon ping --config "$cfg" --session "$1" | grep -q "^OK "; }
 restarted() { local p; p=$(session_pid "$1"); [ -n "$p" ] && [ "$p" -gt 0 ] && [ "$p" != "$2" ]; }
 # fds but those a flight recorder holds on the files its tasks map: they
-# come and go with the tasks (util/held-files.c). Only those are opened
+# come and go with the tasks (buildid/held-files.c). Only those are opened
 # read-only with O_NONBLOCK; the mode tells nothing, as shared libraries
 # need not be executable.
 # The held ones are counted apart (nheld): a build-id read or a cache copy

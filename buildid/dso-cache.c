@@ -1,0 +1,104 @@
+/* The hit DSOs of a finished file into the build-id cache. */
+#include "buildid/dso-hits.h"
+#include "buildid/build-id.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+/* Our vdso image: every process of this architecture maps the same. */
+static void vdso_image(struct cache_src *src)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	const GElf_Ehdr *eh = (const void *)base;
+
+	src->data = (const void *)base;
+	src->len = base ? eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize : 0;
+}
+
+static int dso__cache(struct hit_dso *d, const char *dir, u64 max)
+{
+	struct cache_src src = { .fd = -1 };
+	struct buf kallsyms = { 0 };
+	size_t len;
+	int err, fd = -1;
+
+	/* kallsyms is megabytes, a binary an open and an ELF parse: not again */
+	if (build_id_cache__has(dir, d->name, d->bid, d->bid_len))
+		return 0;
+	if (!strcmp(d->name, "[kernel.kallsyms]")) {
+		err = buf__file(&kallsyms, "/proc/kallsyms", &len);
+		if (err)
+			return err;
+		src.data = kallsyms.p;
+		src.len = kallsyms.len;
+	} else if (!strcmp(d->name, "[vdso]")) {
+		vdso_image(&src);
+		if (!src.len)
+			return -ENOENT;
+	} else if (d->kernel) {
+		return 0;	/* modules: perf report reads them from /lib/modules */
+	} else {
+		u8 bid[BUILD_ID_SIZE];
+
+		src.fd = d->fd;
+		if (src.fd < 0 && (fd = src.fd = open(d->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+			return -errno;
+		/* a file replaced since it was mapped is another binary */
+		if (build_id__from_fd(src.fd, bid) != d->bid_len || memcmp(bid, d->bid, d->bid_len)) {
+			if (fd >= 0)
+				close(fd);
+			return -ESTALE;
+		}
+	}
+	err = build_id_cache__add(dir, d->name, d->bid, d->bid_len, &src, max);
+	buf__release(&kallsyms);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct dso_hits_cache_stats *st)
+{
+	for (int i = 0; i < s->nr; i++) {
+		struct hit_dso *d = &s->d[i];
+		int err;
+
+		if (!dso_hits__wanted(s, d) || (!d->bid_len && !d->bid_err))
+			continue;
+		/* gone before its build id could be read: not in the file either */
+		err = d->bid_len ? dso__cache(d, dir, max) : d->bid_err;
+		if (!err) {
+			st->added++;
+			continue;
+		}
+		if (err == -EFBIG)
+			st->too_big++;
+		else if (err == -ENOENT || err == -EACCES || err == -ESTALE || err == -EINVAL ||
+			 err == -EPERM)
+			st->unreadable++;
+		else
+			st->failed++;
+		st->last_err = err;
+		snprintf(st->last_name, sizeof(st->last_name), "%s", d->name);
+	}
+}
+
+void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file,
+				  int quiet)
+{
+	u64 missed = st->unreadable + st->too_big + st->failed;
+
+	if (!missed || (quiet && !st->failed))
+		return;
+	pr_err("perf record: %s: build-id cache: %llu of %llu binaries left out (%llu unreadable "
+	       "or gone, %llu over %llu MB, %llu failed; last: %s: %s)\n", file,
+	       (unsigned long long)missed, (unsigned long long)(missed + st->added),
+	       (unsigned long long)st->unreadable, (unsigned long long)st->too_big,
+	       DSO_CACHE_MAX >> 20, (unsigned long long)st->failed, st->last_name,
+	       strerror(-st->last_err));
+}

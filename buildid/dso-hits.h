@@ -1,0 +1,111 @@
+#ifndef PERF_DSO_HITS_H
+#define PERF_DSO_HITS_H
+
+#include <sys/uio.h>
+#include "lib/buf.h"
+#include "util/event.h"
+#include "lib/id-hash.h"
+
+struct evlist;
+struct dso_task;
+
+/* One binary the records of a file map: the kernel, a module, the vdso or
+ * a file, with its build id and whether a sample of the file hit it. */
+struct hit_dso {
+	char *name;
+	u8 bid[BUILD_ID_SIZE];
+	int bid_len;		/* 0: none known yet (read from the file when needed) */
+	int kernel;		/* the kernel or a module: cpumode KERNEL in the feature */
+	int hit;
+	int fd;			/* -1, or the file held open (held_files__lend()) */
+	int bid_err;		/* -errno: the file could not be read for its build id */
+};
+
+/* Where a sample's IP and PID are, for one event's sample_type. */
+struct dso_layout {
+	int ip, tid;		/* byte offsets after the header, -1: absent */
+};
+
+/* The DSOs of one perf.data being written, and the address-space model
+ * that says which of them its samples hit: fed every record the file gets
+ * (MMAP/MMAP2 add maps, FORK copies a new process's, an exec COMM drops
+ * them, a SAMPLE marks a hit), in file order. Memory: a few words per map
+ * of the file's tasks and per DSO. */
+struct dso_hits {
+	struct hit_dso *d;
+	int nr, cap;
+	int all;		/* --buildid-all: every DSO with a build id, hit or not */
+	int kernel, vdso;	/* index of the kernel's and the vdso's, -1 until known */
+	struct dso_layout *layouts;	/* one per event */
+	int by_id;		/* samples start with IDENTIFIER: the event by its id */
+	struct id_hash ids;	/* sample id -> its layout */
+	struct id_hash tasks;	/* pid + 1 -> struct dso_task */
+	struct dso_task **task_list;
+	int nr_tasks, cap_tasks;
+	struct dso_module *mods;	/* /proc/modules, read at the first kernel sample,
+					 * by address */
+	int nr_mods;		/* -1: not read yet */
+	u64 mods_lo, mods_hi;	/* the span of the modules: outside it, the kernel's */
+	/* samples come from the few event instances (an id per CPU) and the
+	 * few tasks that run on the CPUs at that time, interleaved */
+	struct dso_id_slot {
+		u64 id;
+		const struct dso_layout *l;	/* NULL: empty */
+	} recent_ids[64];		/* by id % 64 */
+	struct dso_task_slot {
+		u32 pid;
+		struct dso_task *t;	/* NULL: empty */
+	} recent[16];			/* by pid % 16 */
+	/* the map each recent task's last user sample hit: a sample of the
+	 * same task inside it marks nothing new and needs no lookup (most
+	 * are); a record that changes maps empties it */
+	struct dso_seen {
+		u32 pid;
+		u64 start, end;		/* end 0: empty */
+	} seen[16];			/* by pid % 16 */
+	char *carry;		/* a record split across two iovecs */
+	struct dso_pending *pending;	/* user samples in no map yet: retried at the round's end */
+	int nr_pending;
+	u64 unresolved;		/* user samples in no known map */
+	int err;		/* -ENOMEM once a map or a DSO could not be kept */
+};
+
+/* A model for the records of a file with evlist's events. all:
+ * --buildid-all. NULL with errno set; freed with dso_hits__delete(). */
+struct dso_hits *dso_hits__new(const struct evlist *evlist, int all);
+void dso_hits__delete(struct dso_hits *s);
+/* Feeds whole records (possibly split across the iovecs, as a ring's
+ * wrap splits them). */
+void dso_hits__feed(struct dso_hits *s, const struct iovec *iov, int iovcnt);
+/* The round is complete (FINISHED_ROUND, or the file's end): its maps are
+ * all known now, samples that waited for them are looked up again. */
+void dso_hits__end_round(struct dso_hits *s);
+/* The BUILD_ID feature's body (util/dso-hits-feature.c): one build_id_event per DSO hit (and the
+ * vdso, and every DSO with --buildid-all) that has a build id, kernel and
+ * modules first, as perf writes it. Build ids the records did not carry
+ * are read from the files now. 0 or -ENOMEM. */
+int dso_hits__write_feature(struct dso_hits *s, struct buf *b);
+/* Whether dso goes into the BUILD_ID feature and so into the cache. */
+int dso_hits__wanted(const struct dso_hits *s, const struct hit_dso *d);
+
+/* Puts every wanted DSO into the build-id cache at dir (kallsyms for the
+ * kernel, the vdso image, the files: from the fd held open if any).
+ * max: the biggest file copied. Counts what went in and what could not
+ * (unreadable, deleted, too big, disk full) in st. */
+struct dso_hits_cache_stats {
+	u64 added, unreadable, too_big, failed;
+	int last_err;
+	char last_name[256];
+};
+void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct dso_hits_cache_stats *st);
+/* One line on stderr when something of file's could not go into the cache;
+ * with quiet (-q) only when a copy failed (a full disk), not for binaries
+ * gone or too big. */
+void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file,
+				  int quiet);
+
+/* The biggest binary copied into the cache: a bound on the time and the
+ * disk a recording's end or a dump's writer spends on it. */
+#define DSO_CACHE_MAX (512ULL << 20)
+
+#endif

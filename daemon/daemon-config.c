@@ -1,0 +1,267 @@
+#include "daemon/daemon-config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum section { SEC_OTHER, SEC_DAEMON, SEC_SESSION };
+
+struct parser {
+	struct daemon_config *c;
+	const char *path;
+	int line;
+	enum section sec;
+	struct daemon_session_config *cur;	/* the [session-NAME] being read */
+	int cur_line;
+	char *base;
+	int base_line;
+	char *errbuf;
+	size_t errsz;
+	int base_only;		/* a client: all it needs is the base */
+};
+
+static int parser__fail(struct parser *p, int line, int err, const char *fmt, ...)
+{
+	int n = line ? snprintf(p->errbuf, p->errsz, "%s:%d: ", p->path, line) :
+		       snprintf(p->errbuf, p->errsz, "%s: ", p->path);
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < p->errsz)
+		vsnprintf(p->errbuf + n, p->errsz - n, fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* A session name becomes a directory name and a field of -x output. */
+static int valid_name(const char *s)
+{
+	if (!*s || strlen(s) > 64 || !strcmp(s, ".") || !strcmp(s, ".."))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return 0;
+	return 1;
+}
+
+/* A session without run is an error found when its section ends. */
+static int parser__end_section(struct parser *p)
+{
+	if (p->sec == SEC_SESSION && !p->cur->run)
+		return parser__fail(p, p->cur_line, EINVAL, "session '%s' has no run", p->cur->name);
+	return 0;
+}
+
+static int parser__section(struct parser *p, char *s)
+{
+	char *end = strchr(s, ']'), *name;
+	struct daemon_session_config *n;
+	int err = parser__end_section(p);
+
+	if (err)
+		return err;
+	if (!end || *trim(end + 1))
+		return parser__fail(p, p->line, EINVAL, "malformed section header");
+	*end = '\0';
+	name = trim(s + 1);
+	p->sec = SEC_OTHER;
+	if (!strcmp(name, "daemon")) {
+		p->sec = SEC_DAEMON;
+		return 0;
+	}
+	if (strncmp(name, "session-", 8) || p->base_only)
+		return 0;
+	name += 8;
+	if (!valid_name(name))
+		return parser__fail(p, p->line, EINVAL, "session name '%s': use letters, digits, "
+				    "'_', '.', '-'", name);
+	if (daemon_config__find(p->c, name))
+		return parser__fail(p, p->line, EINVAL, "duplicate session '%s'", name);
+	n = realloc(p->c->sessions, (p->c->nr_sessions + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	p->c->sessions = n;
+	p->cur = &n[p->c->nr_sessions];
+	p->cur->run = NULL;
+	p->cur->name = strdup(name);
+	if (!p->cur->name)
+		return -ENOMEM;
+	p->c->nr_sessions++;
+	p->cur_line = p->line;
+	p->sec = SEC_SESSION;
+	return 0;
+}
+
+static int parser__set(struct parser *p, char **slot, const char *key, const char *val)
+{
+	if (*slot)
+		return parser__fail(p, p->line, EINVAL, "'%s' given twice", key);
+	if (!*val)
+		return parser__fail(p, p->line, EINVAL, "'%s' has no value", key);
+	*slot = strdup(val);
+	return *slot ? 0 : -ENOMEM;
+}
+
+static int parser__keyval(struct parser *p, char *s)
+{
+	char *eq = strchr(s, '='), *key, *val;
+
+	if (p->sec == SEC_OTHER)
+		return 0;
+	if (!eq)
+		return parser__fail(p, p->line, EINVAL, "expected key = value");
+	*eq = '\0';
+	key = trim(s);
+	val = trim(eq + 1);
+	if (p->sec == SEC_DAEMON && !strcmp(key, "base")) {
+		p->base_line = p->line;
+		return parser__set(p, &p->base, key, val);
+	}
+	if (p->sec == SEC_SESSION && !strcmp(key, "run"))
+		return parser__set(p, &p->cur->run, key, val);
+	if (p->base_only)
+		return 0;
+	return parser__fail(p, p->line, EINVAL, "unknown key '%s' in [%s%s]", key,
+			    p->sec == SEC_DAEMON ? "daemon" : "session-",
+			    p->sec == SEC_DAEMON ? "" : p->cur->name);
+}
+
+/* The base must be a directory of ours: the daemon writes its lock, its
+ * sessions' data and their control fifos there. */
+static int parser__check_base(struct parser *p, const char *base_override)
+{
+	const char *b = base_override ? base_override : p->base;
+	int line = base_override ? 0 : p->base_line;
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!b)
+		return parser__fail(p, p->line, EINVAL, "no base: add [daemon] base=DIR");
+	if (base_override) {	/* the culprit is the command line, not the file */
+		p->path = "--base";
+		line = 0;
+	}
+	if (stat(b, &st))
+		return parser__fail(p, line, errno, "base %s: %s", b, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return parser__fail(p, line, ENOTDIR, "base %s is not a directory", b);
+	if (st.st_uid != geteuid())
+		return parser__fail(p, line, EPERM, "base %s is owned by uid %u, not by us (uid %u)",
+				    b, (unsigned)st.st_uid, (unsigned)geteuid());
+	if (!realpath(b, real))
+		return parser__fail(p, line, errno, "base %s: %s", b, strerror(errno));
+	p->c->base = strdup(real);
+	return p->c->base ? 0 : -ENOMEM;
+}
+
+static int parser__line(struct parser *p, char *raw)
+{
+	char *s = trim(raw);
+
+	if (!*s || *s == '#' || *s == ';')
+		return 0;
+	if (*s == '[')
+		return parser__section(p, s);
+	return parser__keyval(p, s);
+}
+
+struct daemon_config *daemon_config__new(const char *path, const char *base_override,
+					 int base_only, char *errbuf, size_t errsz)
+{
+	struct parser p = { .path = path, .errbuf = errbuf, .errsz = errsz,
+			    .base_only = base_only };
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	p.c = calloc(1, sizeof(*p.c));
+	if (!p.c || !(p.c->path = strdup(path))) {
+		snprintf(errbuf, errsz, "perf daemon: %s", strerror(ENOMEM));
+		goto fail_errno;
+	}
+	f = fopen(path, "re");
+	if (!f) {
+		err = -errno;
+		snprintf(errbuf, errsz, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	while (!err && getline(&line, &cap, f) >= 0) {
+		p.line++;
+		err = parser__line(&p, line);
+	}
+	if (!err && ferror(f))
+		err = parser__fail(&p, p.line, EIO, "read error");
+	fclose(f);
+	free(line);
+	if (!err)
+		err = parser__end_section(&p);
+	if (!err)
+		err = parser__check_base(&p, base_override);
+	if (err == -ENOMEM)
+		snprintf(errbuf, errsz, "%s: %s", path, strerror(ENOMEM));
+fail:
+	free(p.base);
+	if (!err)
+		return p.c;
+	daemon_config__delete(p.c);
+	errno = -err;
+	return NULL;
+fail_errno:
+	daemon_config__delete(p.c);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void daemon_config__delete(struct daemon_config *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nr_sessions; i++) {
+		free(c->sessions[i].name);
+		free(c->sessions[i].run);
+	}
+	free(c->sessions);
+	free(c->base);
+	free(c->path);
+	free(c);
+}
+
+const struct daemon_session_config *daemon_config__find(const struct daemon_config *c,
+							const char *name)
+{
+	for (int i = 0; i < c->nr_sessions; i++)
+		if (!strcmp(c->sessions[i].name, name))
+			return &c->sessions[i];
+	return NULL;
+}
+
+const char *daemon_config__default_path(char *buf, size_t sz)
+{
+	const char *env = getenv("PERF_CONFIG"), *home = getenv("HOME");
+
+	if (env && *env)
+		return env;
+	if (home && *home && (size_t)snprintf(buf, sz, "%s/.perfconfig", home) < sz &&
+	    !access(buf, F_OK))
+		return buf;
+	return "/etc/perfconfig";
+}

@@ -1,0 +1,216 @@
+#include "daemon/daemon-status.h"
+#include "daemon/daemon-session.h"
+#include "flight/trigger.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static pid_t lock_owner_fd(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (fcntl(fd, F_GETLK, &fl))
+		return -errno;
+	return fl.l_type == F_UNLCK ? 0 : fl.l_pid;
+}
+
+int daemon_lock__take(const char *base, char *errbuf, size_t errsz)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char path[4096], pid[32];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/lock", base);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errsz, "failed: perf daemon: lock %s: %s", path, strerror(errno));
+		return err;
+	}
+	if (fcntl(fd, F_SETLK, &fl)) {
+		err = errno == EACCES ? -EAGAIN : -errno;
+		if (err == -EAGAIN)
+			snprintf(errbuf, errsz, "failed: another perf daemon (pid %d) owns %s",
+				 (int)lock_owner_fd(fd), base);
+		else
+			snprintf(errbuf, errsz, "failed: perf daemon: lock %s: %s", path,
+				 strerror(-err));
+		close(fd);
+		return err;
+	}
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	err = ftruncate(fd, 0) ? -errno : pwrite_all(fd, pid, strlen(pid), 0);
+	if (err) {
+		snprintf(errbuf, errsz, "failed: perf daemon: lock %s: %s", path, strerror(-err));
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+pid_t daemon_lock__owner(const char *base)
+{
+	char path[4096];
+	pid_t pid;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/lock", base);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	pid = lock_owner_fd(fd);
+	close(fd);
+	return pid;
+}
+
+int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
+			 const struct session_list *l)
+{
+	char tmp[4096], path[4096];
+	int fd, err = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/status", base);
+	snprintf(tmp, sizeof(tmp), "%s/.status.%d", base, (int)getpid());
+	unlink(tmp);	/* a crashed daemon of the same pid left it */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		daemon_log("status %s: %s", tmp, strerror(-err));
+		return err;
+	}
+	fprintf(f, "daemon\t%d\t%lld\n", (int)daemon_pid, (long long)started);
+	for (int i = 0; i < l->nr; i++)
+		if (!l->s[i]->removed)
+			fprintf(f, "%s\t%d\t%lld\t%s\n", l->s[i]->name, (int)l->s[i]->pid,
+				(long long)l->s[i]->started, l->s[i]->run);
+	if (fflush(f) || ferror(f))
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		daemon_log("status %s: %s", path, strerror(-err));
+		unlink(tmp);
+	}
+	return err;
+}
+
+static int status__add(struct daemon_status *st, char *line)
+{
+	char *f[4], *save = NULL, *tok = strtok_r(line, "\t\n", &save);
+	struct status_session *n, *s;
+	int nf = 0;
+
+	for (; tok && nf < 4; tok = nf < 3 ? strtok_r(NULL, "\t\n", &save) :
+						strtok_r(NULL, "\n", &save))
+		f[nf++] = tok;
+	if (!nf)
+		return 0;
+	if (!strcmp(f[0], "daemon") && nf >= 3) {
+		st->pid = atoi(f[1]);
+		st->started = atoll(f[2]);
+		return 0;
+	}
+	if (nf < 4)
+		return 0;
+	n = realloc(st->sessions, (st->nr + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	st->sessions = n;
+	s = &n[st->nr];
+	s->pid = atoi(f[1]);
+	s->started = atoll(f[2]);
+	s->name = strdup(f[0]);
+	s->run = strdup(f[3]);
+	st->nr++;
+	return s->name && s->run ? 0 : -ENOMEM;
+}
+
+struct daemon_status *daemon_status__new(const char *base)
+{
+	struct daemon_status *st = calloc(1, sizeof(*st));
+	char path[4096], *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	if (!st)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/status", base);
+	f = fopen(path, "re");
+	if (!f) {
+		err = errno;
+		goto out;
+	}
+	while (!err && getline(&line, &cap, f) > 0)
+		err = -status__add(st, line);
+	free(line);
+	fclose(f);
+out:
+	if (!err)
+		return st;
+	daemon_status__delete(st);
+	errno = err;
+	return NULL;
+}
+
+void daemon_status__delete(struct daemon_status *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < st->nr; i++) {
+		free(st->sessions[i].name);
+		free(st->sessions[i].run);
+	}
+	free(st->sessions);
+	free(st);
+}
+
+/* Only the tail: a session's output grows with every dump it announces,
+ * and the count that matters is the last one its current run logged. */
+#define OUTPUT_TAIL (1 << 20)
+
+long long session_output__ignored(const char *session_dir, pid_t pid)
+{
+	size_t cap = 0, mark = strlen(SESSION_START_MARK), msg = strlen(TRIGGER_IGNORED_MSG);
+	long long ignored = 0, n;
+	char path[4096], *line = NULL;
+	int ours = 1, fd;
+	off_t size;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/output", session_dir);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size = lseek(fd, 0, SEEK_END);
+	if (size < 0 || lseek(fd, size > OUTPUT_TAIL ? size - OUTPUT_TAIL : 0, SEEK_SET) < 0 ||
+	    !(f = fdopen(fd, "r"))) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	/* a run's lines follow its start mark; with no mark in the tail,
+	 * they are the current run's */
+	while (getline(&line, &cap, f) > 0) {
+		if (!strncmp(line, SESSION_START_MARK, mark)) {
+			ours = atoi(line + mark) == (int)pid;
+			ignored = 0;
+		} else if (ours && !strncmp(line, TRIGGER_IGNORED_MSG, msg) &&
+			   sscanf(line + msg, "%lld", &n) == 1) {
+			ignored = n;
+		}
+	}
+	free(line);
+	fclose(f);
+	return ours ? ignored : 0;
+}

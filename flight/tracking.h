@@ -1,0 +1,42 @@
+#ifndef PERF_TRACKING_H
+#define PERF_TRACKING_H
+
+#include <linux/perf_event.h>
+#include "lib/buf.h"
+
+struct held_files;
+
+/* The tasks and maps that samples refer to, kept as the raw tracking
+ * records (COMM, MMAP, MMAP2, FORK, EXIT, KSYMBOL, ...) from the forward
+ * rings and /proc synthesis, in arrival order. Replaying them gives any
+ * reader every task's comm and maps at any time, including tasks that have
+ * exited. Memory is bounded by cap; what is dropped is counted. */
+struct tracking {
+	struct buf log;
+	u64 cap;
+	u64 id_sample_type;	/* the sample_id trailer layout */
+	u64 nr_records;
+	u64 evicted_records;	/* dropped for the cap while still possibly needed */
+	u64 pruned_records;	/* dropped because their task exited before a dump */
+	struct held_files *held;	/* the binaries the log maps, held open (NULL: none);
+					 * tracking__exit() frees it */
+};
+
+void tracking__init(struct tracking *t, u64 cap, u64 id_sample_type);
+void tracking__exit(struct tracking *t);
+/* Is this a record type the log keeps? */
+int tracking__wants(u32 type);
+/* Appends a copy of one record (h->size bytes, contiguous). 0 or -ENOMEM. */
+int tracking__add(struct tracking *t, const struct perf_event_header *h);
+/* Drops the records of tasks whose EXIT is older than before (time): no
+ * sample of a later dump can refer to them. Then, if still over the cap,
+ * drops the oldest records and counts them as evicted. 0, or -ENOMEM when
+ * the exited tasks could not be pruned (the cap is enforced all the same). */
+int tracking__prune(struct tracking *t, u64 before);
+
+#define tracking__for_each(t, h) \
+	for (const struct perf_event_header *h = (const void *)(t)->log.p; \
+	     (const char *)h < (t)->log.p + (t)->log.len; \
+	     h = (const void *)((const char *)h + h->size))
+
+#endif

@@ -1,0 +1,112 @@
+/* perf.data as a stream (-o -): what perf report -i - reads from a pipe.
+ * No section can be filled in later, so the header holds only the magic
+ * and its own size, and the attrs, features and tracing data come first
+ * as records; then the data, written as in a file. */
+#include "perfdata/data.h"
+#include "util/evlist.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A record's size is 16 bits: the most ids an ATTR record carries. */
+#define PIPE_ATTR_MAX_IDS ((0xffff - sizeof(struct perf_event_header) - \
+			    sizeof(struct perf_event_attr)) / sizeof(u64))
+
+int perf_data__take_stdout(struct perf_data *d, char *errbuf, size_t errsz)
+{
+	int mode = fcntl(STDOUT_FILENO, F_GETFL), fd;
+	struct stat st;
+
+	/* closed, fd 1 may be perf's own signalfd by now: an anonymous inode */
+	if (fstat(STDOUT_FILENO, &st) || mode < 0 ||
+	    !(S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode) ||
+	      S_ISCHR(st.st_mode))) {
+		snprintf(errbuf, errsz, "-o -: standard output is closed, or not a pipe, a "
+			 "file or a device");
+		return -EBADF;
+	}
+	if ((mode & O_ACCMODE) == O_RDONLY) {
+		snprintf(errbuf, errsz, "-o -: standard output is open for reading only");
+		return -EBADF;
+	}
+	if (isatty(STDOUT_FILENO)) {
+		snprintf(errbuf, errsz, "-o -: standard output is a terminal: pipe it into "
+			 "'perf report -i -' or redirect it to a file");
+		return -ENOTTY;
+	}
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	d->path = strdup("-");
+	if (fd < 0 || !d->path) {
+		int err = fd < 0 ? -errno : -ENOMEM;
+
+		snprintf(errbuf, errsz, "-o -: standard output: %s", strerror(-err));
+		if (fd >= 0)
+			close(fd);
+		free(d->path);
+		d->path = NULL;
+		return err;
+	}
+	/* no stderr to lend (2>&-): then stdout goes nowhere */
+	if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0 && null != STDOUT_FILENO) {
+			dup2(null, STDOUT_FILENO);
+			close(null);
+		}
+	}
+	d->fd = fd;
+	d->pipe = 1;
+	return 0;
+}
+
+/* Each event's attr, then its ids, in one record. */
+static int pipe_attrs(struct buf *b, const struct evlist *evlist, char *errbuf, size_t errsz)
+{
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		const struct evsel *e = evlist->entries[i];
+		u64 nids = evsel__nr_ids(e);
+		struct perf_event_header h = {
+			.type = PERF_RECORD_HEADER_ATTR,
+			.size = sizeof(h) + sizeof(e->attr) + nids * sizeof(u64),
+		};
+
+		if (nids > PIPE_ATTR_MAX_IDS) {
+			snprintf(errbuf, errsz, "-o -: event %s has %llu ids (CPUs x threads), "
+				 "more than a pipe record holds (%zu): write a file", e->name,
+				 (unsigned long long)nids, PIPE_ATTR_MAX_IDS);
+			return -E2BIG;
+		}
+		buf__add(b, &h, sizeof(h));
+		buf__add(b, &e->attr, sizeof(e->attr));
+		evsel__put_ids(e, b);
+	}
+	return 0;
+}
+
+int perf_data__create_pipe(struct perf_data *d, const struct header_info *info,
+			   char *errbuf, size_t errsz)
+{
+	struct { u64 magic, size; } hdr = { PERF_MAGIC, sizeof(hdr) };
+	struct buf b = { 0 };
+	int err;
+
+	buf__add(&b, &hdr, sizeof(hdr));
+	err = pipe_attrs(&b, info->evlist, errbuf, errsz);
+	if (err)
+		goto out;
+	err = header__build_pipe_features(&b, info, &d->pipe_dropped);
+	if (!err)
+		err = b.err ? b.err : write_all(d->fd, b.p, b.len);
+	if (err)
+		snprintf(errbuf, errsz, "-o -: writing the header: %s", strerror(-err));
+	d->data_offset = b.len;
+	d->data_size = 0;
+out:
+	buf__release(&b);
+	return err;
+}

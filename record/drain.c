@@ -1,0 +1,197 @@
+/* The forward rings, emptied into the file, the tracking log and the
+ * records pending for the next dump. */
+#include "record/drain.h"
+#include "util/bpf-event.h"
+#include "perfdata/data.h"
+#include "util/event.h"
+#include "util/evlist.h"
+#include "flight/history.h"
+#include "flight/tracking.h"
+
+#include <errno.h>
+#include <string.h>
+
+void record_stats__account(struct record_stats *st, const struct perf_event_header *h, u64 time)
+{
+	u64 lost;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		st->samples++;
+		if (!st->first_time || time < st->first_time)
+			st->first_time = time;
+		if (time > st->last_time)
+			st->last_time = time;
+	} else if (event__lost(h, &lost)) {
+		st->lost += lost;
+	}
+}
+
+struct scan_arg {
+	struct record_stats *st;
+	struct drain_sink *sink;
+	const struct evlist *evlist;
+	int ring;		/* the index of the ring being drained */
+	int err;
+	u64 stop_pos;		/* -EAGAIN: the record the sink could not take yet */
+};
+
+
+/* Overwrite mode keeps forward-ring samples (/no-overwrite/ events) for the
+ * next dump: over the cap, the oldest half goes, counted, as a flight
+ * recorder keeps the newest. */
+static int pending__add(struct drain_sink *sink, const struct perf_event_header *h)
+{
+	struct buf *b = sink->pending;
+
+	if (sink->pending_max && b->len + h->size > sink->pending_max)
+		sink->pending_dropped += event__cut_oldest(b, sink->pending_max / 2 -
+							   MIN(h->size, sink->pending_max / 2));
+	buf__add(b, h, h->size);
+	return b->err;
+}
+
+/* Copies a record out of the ring where the sink wants it; one that wraps
+ * around the end is made whole in the ring's scratch (records reach 64K).
+ * time: a sample's, read once by the caller. */
+static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
+		       const struct perf_event_header *h, u64 time)
+{
+	struct drain_sink *sink = a->sink;
+	const struct perf_event_header *rec = h;
+	int tracking = tracking__wants(h->type);
+	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf;
+
+	if (tracking ? !sink->tracking && !bpf : !sink->pending && !sink->history && !sink->trigger)
+		return 0;
+	if ((pos & m->mask) + h->size > m->mask + 1) {
+		mmap__copy(m, pos, m->scratch, h->size);
+		rec = m->scratch;
+	}
+	if (bpf)
+		bpf_progs__saw(sink->bpf, rec);
+	if (tracking && !sink->tracking)
+		return 0;
+	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {
+		u64 id;
+
+		memcpy(&id, rec + 1, sizeof(id));	/* IDENTIFIER comes first */
+		if (evlist__id2evsel(a->evlist, id) == sink->trigger) {
+			sink->triggered = 1;
+			return 0;
+		}
+	}
+	if (tracking)
+		return tracking__add(sink->tracking, rec);
+	if (sink->history)
+		return history__add(sink->history, a->ring, rec, h->type == PERF_RECORD_SAMPLE ?
+				    time : event__time(rec, sink->id_sample_type));
+	return sink->pending ? pending__add(sink, rec) : 0;
+}
+
+static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_header *h,
+		       void *arg)
+{
+	struct scan_arg *a = arg;
+	u64 time = 0;
+	int err;
+
+	if (h->type == PERF_RECORD_SAMPLE && (a->sink->id_sample_type & PERF_SAMPLE_TIME)) {
+		size_t off = sample__time_offset(a->sink->id_sample_type);
+
+		if (h->size >= off + sizeof(time))
+			mmap__copy(m, pos + off, &time, sizeof(time));
+	}
+	err = sink_record(a, m, pos, h, time);
+	if (err) {
+		a->stop_pos = pos;
+		return a->err = err;
+	}
+	if (h->type == PERF_RECORD_LOST && (pos & m->mask) + h->size > m->mask + 1) {
+		/* a LOST record wrapped around the end: read it whole */
+		u64 rec[4];
+
+		mmap__copy(m, pos, rec, MIN(h->size, sizeof(rec)));
+		record_stats__account(a->st, (void *)rec, 0);
+		return 0;
+	}
+	record_stats__account(a->st, h, time);
+	return 0;
+}
+
+/* --mmap-flush: does any ring hold enough to be written out? */
+static int drain__due(struct evlist *evlist, u64 flush)
+{
+	for (int c = 0; flush > 1 && c < evlist->nr_mmaps; c++) {
+		struct mmap *m = &evlist->fwd[c];
+
+		if (m->pc && mmap__read_head(m) - m->tail >= flush)
+			return 1;
+	}
+	return flush <= 1;
+}
+
+s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
+			  struct record_stats *st)
+{
+	static const struct perf_event_header round = {
+		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
+	};
+	struct scan_arg arg = { st, sink, evlist, 0, 0, 0 };
+	struct perf_data *d = sink->data;
+	s64 written = 0;
+	int err;
+
+	/* once one ring is due, all are written: a ring left behind would
+	 * hold records older than the FINISHED_ROUND after this pass, which
+	 * readers then find out of order */
+	if (!sink->behind && !drain__due(evlist, sink->flush))
+		return 0;
+	sink->behind = 0;
+	for (int k = 0; k < evlist->nr_mmaps; k++) {
+		int c = (sink->first_ring + k) % evlist->nr_mmaps;
+		struct mmap *m = &evlist->fwd[c];
+		struct record_stats before;
+		struct iovec iov[2];
+		u64 head, start;
+		int n;
+
+		if (!m->pc)
+			continue;
+		head = mmap__read_head(m);
+		start = m->tail;
+		if (head == start)
+			continue;
+		before = *st;
+		arg.ring = c;
+		/* the kernel never publishes a partial record, so a bad size
+		 * here means a corrupt ring: stop before it rather than write it */
+		if (mmap__for_each(m, start, head, scan_record, &arg)) {
+			if (arg.err != -EAGAIN)
+				return arg.err ? arg.err : -EIO;
+			/* the history is behind: the rest waits in the ring */
+			head = arg.stop_pos;
+			sink->behind = 1;
+			sink->first_ring = c;
+		}
+		if (d) {
+			n = mmap__span_iov(m, start, head, iov);
+			err = perf_data__write_ring(d, iov, n);
+			if (err) {
+				/* what did not reach the file is not counted in it */
+				*st = before;
+				return err;
+			}
+		}
+		mmap__write_tail(m, head);
+		m->tail = head;
+		written += head - start;
+		if (sink->behind)
+			break;
+	}
+	if (written && d) {
+		err = perf_data__write(d, &round, sizeof(round));
+		if (err)
+			return err;
+	}
+	return written;
+}

@@ -1,0 +1,55 @@
+#ifndef PERF_DRAIN_H
+#define PERF_DRAIN_H
+
+#include <linux/perf_event.h>
+#include "lib/util.h"
+
+struct bpf_progs;
+struct buf;
+struct evlist;
+struct evsel;
+struct history;
+struct perf_data;
+struct tracking;
+
+/* What the drain saw go by, for the closing line and SAMPLE_TIME. */
+struct record_stats {
+	u64 samples;
+	u64 lost;		/* samples the kernel reported as lost */
+	u64 first_time, last_time;
+	u64 wakeups;
+};
+
+/* Where the records drained from the forward rings go. */
+struct drain_sink {
+	struct perf_data *data;		/* written straight from the ring pages */
+	struct tracking *tracking;	/* copies of COMM/MMAP2/FORK/EXIT/... */
+	struct buf *pending;		/* copies of the rest (overwrite mode) */
+	struct history *history;	/* or the rest per ring, compressed (--history) */
+	u64 pending_max;		/* its cap in bytes (0: none) */
+	u64 pending_dropped;		/* records dropped for the cap */
+	u64 id_sample_type;		/* where a sample's time is (event__time()) */
+	struct evsel *trigger;		/* --switch-output-event: samples then have IDENTIFIER */
+	u64 flush;			/* --mmap-flush: nothing is drained until a ring holds this much */
+	int triggered;			/* a sample of trigger went by */
+	/* the history took no more, and records were left in ring
+	 * first_ring: the next drain starts there, due or not, so that a
+	 * ring after it does not wait for ever for the spares */
+	int behind;
+	int first_ring;
+	struct bpf_progs *bpf;		/* a BPF program's load: its info is read (NULL: not) */
+};
+
+/* Empties every forward ring: straight from the mapped pages into
+ * sink->data (then a FINISHED_ROUND), and copies into the tracking log and
+ * pending buffer as the sink asks. When the history cannot take a record
+ * yet (its compressor is behind), the drain stops before it and sets
+ * sink->behind and sink->first_ring: the rest stays in the rings for the
+ * next call, given the same sink fields. Returns bytes drained or -errno. */
+s64 drain__forward(struct evlist *evlist, struct drain_sink *sink, struct record_stats *st);
+
+/* Adds what one record means to the stats (samples, LOST, sample times). */
+void record_stats__account(struct record_stats *st, const struct perf_event_header *h,
+			   u64 time);
+
+#endif

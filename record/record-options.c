@@ -1,0 +1,781 @@
+/* perf record's command line: each option's parser, and what the options
+ * mean together (targets, rings, triggers), checked once all are read. */
+#include "buildid/build-id.h"
+#include "util/cgroup.h"
+#include "perfdata/compress.h"
+#include "util/evsel.h"
+#include "util/parse-events.h"
+#include "lib/parse-options.h"
+#include "record/record.h"
+#include "util/regs.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const record_usage[] = {
+	"perf record [<options>] [<command>]",
+	"perf record [<options>] -- <command> [<options>]",
+	NULL
+};
+
+static struct record *opt_record(const struct option *opt)
+{
+	return opt->value;
+}
+
+static int opt_event(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (parse_events(rec->evlist, arg, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_filter(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (parse_events__filter(rec->evlist, arg, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_exclude_perf(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)arg;
+	(void)unset;
+	if (parse_events__exclude_perf(rec->evlist, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* --all-user and --all-kernel exclude each other, as in perf */
+static int opt_all_space(const struct option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = &opt_record(opt)->opts;
+	int user = !strcmp(opt->long_name, "all-user");
+
+	(void)arg;
+	(void)unset;
+	if (user ? opts->all_kernel : opts->all_user) {
+		pr_err("perf record: --%s cannot be used with --%s\n", opt->long_name,
+		       user ? "all-kernel" : "all-user");
+		return -1;
+	}
+	*(user ? &opts->all_user : &opts->all_kernel) = 1;
+	return 0;
+}
+
+/* A number in [min, max], or one line naming the option, the value and the
+ * range: junk, 0 and overflow alike. */
+static int opt_number(const char *name, const char *arg, u64 min, u64 max, u64 *out)
+{
+	if (parse_u64_range(arg, min, max, out)) {
+		pr_err("perf record: invalid %s '%s': expected a number from %llu to %llu\n",
+		       name, arg, (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_count(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_number("-c/--count", arg, 1, SAMPLE_PERIOD_MAX, &opt_record(opt)->opts.count);
+}
+
+static int opt_freq(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	if (!strcmp(arg, "max")) {
+		opt_record(opt)->opts.freq_max = 1;	/* read once the options are known */
+		return 0;
+	}
+	return opt_number("-F/--freq", arg, 1, SAMPLE_FREQ_MAX, &opt_record(opt)->opts.freq);
+}
+
+/* -m: a page count, or a size with B/K/M/G; rounded up to a power of two
+ * pages, as perf does. */
+static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+	u64 page = sysconf(_SC_PAGESIZE), val, pages;
+	int has_unit = *arg && strchr("bBkKmMgG", arg[strlen(arg) - 1]);
+
+	(void)unset;
+	if (has_unit ? parse_size(arg, &val) : parse_u64(arg, &val))
+		goto bad;
+	pages = has_unit ? val / page + (val % page != 0) : val;	/* no val + page - 1 wrap */
+	if (pages == 0 || pages > (1ULL << 31))
+		goto bad;
+	if (!is_pow2(pages)) {
+		pages = roundup_pow2(pages);
+		if (!rec->opts.quiet)
+			pr_err("rounding mmap pages size to %lluK (%llu pages)\n",
+			       (unsigned long long)(pages * page / 1024), (unsigned long long)pages);
+	}
+	rec->opts.mmap_bytes = pages * page;
+	return 0;
+bad:
+	pr_err("perf record: invalid -m/--mmap-pages '%s': expected 1 to %llu pages or a "
+	       "size like 512K, 16M\n", arg, 1ULL << 31);
+	return -1;
+}
+
+static int opt_call_graph(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (callchain__parse(&rec->opts.call_graph, arg, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* --synth: a comma list of what /proc synthesis writes, as the stock
+ * reads it: any case, "mmap" means the tasks too, and "no" anywhere means
+ * nothing. */
+static int opt_synth(const struct option *opt, const char *arg, int unset)
+{
+	static const struct { const char *name; unsigned int bits; } kinds[] = {
+		{ "all", SYNTH_ALL }, { "task", SYNTH_TASK },
+		{ "mmap", SYNTH_TASK | SYNTH_MMAP }, { "cgroup", SYNTH_CGROUP }, { "no", 0 },
+	};
+	unsigned int synth = 0, no = 0;
+	const char *p = arg;
+
+	(void)unset;
+	do {
+		size_t n = strcspn(p, ","), k;
+
+		for (k = 0; k < ARRAY_SIZE(kinds); k++)
+			if (n == strlen(kinds[k].name) && !strncasecmp(p, kinds[k].name, n))
+				break;
+		if (k == ARRAY_SIZE(kinds)) {
+			pr_err("Invalid synth option: %s\n", arg);
+			return -1;
+		}
+		synth |= kinds[k].bits;
+		no |= !kinds[k].bits;
+		p += n;
+	} while (*p++ == ',');
+	opt_record(opt)->opts.no_synth = SYNTH_ALL & ~(no ? 0 : synth);
+	return 0;
+}
+
+/* -I/--intr-regs, --user-regs: no value means every register */
+static int opt_regs(struct record *rec, const char *arg, const char *listing, u64 *mask)
+{
+	int err;
+
+	if (!regs__default_mask()) {
+		pr_err("perf record: sampling registers by name is not supported on this "
+		       "architecture\n");
+		return -1;
+	}
+	if (!*arg) {
+		*mask = regs__default_mask();
+		return 0;
+	}
+	err = regs__parse(arg, listing, mask, rec->err, sizeof(rec->err));
+	if (err < 0)
+		pr_err("%s\n", rec->err);
+	return err ? -1 : 0;
+}
+
+static int opt_intr_regs(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_regs(opt_record(opt), arg, "-I", &opt_record(opt)->opts.sample_intr_regs);
+}
+
+static int opt_user_regs(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_regs(opt_record(opt), arg, "--user-regs=",
+			&opt_record(opt)->opts.sample_user_regs);
+}
+
+/* -k: perf's names (with or without CLOCK_), its short aliases, or a
+ * number; a clock this system cannot read is refused now, not at open */
+static int opt_clockid(const struct option *opt, const char *arg, int unset)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
+		{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "real", CLOCK_REALTIME }, { "boot", CLOCK_BOOTTIME },
+	};
+	struct record_opts *opts = &opt_record(opt)->opts;
+	const char *name = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
+	struct timespec res;
+	u64 id = 0;
+	size_t i;
+
+	(void)unset;
+	for (i = 0; i < ARRAY_SIZE(clocks) && strcasecmp(name, clocks[i].name); i++)
+		;
+	if (i < ARRAY_SIZE(clocks))
+		id = clocks[i].id;
+	else if (parse_u64_range(arg, 0, INT32_MAX, &id)) {
+		pr_err("unknown clockid %s, check man page\n", arg);
+		return -1;
+	}
+	if (clock_getres(id, &res)) {
+		pr_err("perf record: clockid %s: %s\n", arg, strerror(errno));
+		return -1;
+	}
+	opts->use_clockid = 1;
+	opts->clockid = id;
+	return 0;
+}
+
+static int opt_realtime(const struct option *opt, const char *arg, int unset)
+{
+	u64 prio;
+
+	(void)unset;
+	/* 0 leaves the policy alone, as with perf */
+	if (opt_number("-r/--realtime", arg, 0, sched_get_priority_max(SCHED_FIFO), &prio))
+		return -1;
+	opt_record(opt)->opts.realtime_prio = prio;
+	return 0;
+}
+
+static int opt_proc_map_timeout(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_number("--proc-map-timeout", arg, 1, UINT32_MAX,
+			  &opt_record(opt)->opts.proc_map_timeout);
+}
+
+/* Options for hardware or file layouts this perf does not have: refused
+ * by name, the reason being the option's value pointer. */
+static int opt_refuse(const struct option *opt, const char *arg, int unset)
+{
+	(void)arg;
+	(void)unset;
+	pr_err("perf record: %s\n", (const char *)opt->value);
+	return -1;
+}
+
+/* What the sample options need checked together, once all are parsed.
+ * 0, or 129 after saying why. */
+static int record__check_sample_opts(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+
+	if (opts->use_clockid && opts->overwrite && opts->clockid != CLOCK_MONOTONIC) {
+		pr_err("perf record: --overwrite records with -k monotonic: dumps compare sample "
+		       "times with CLOCK_MONOTONIC\n");
+		return 129;
+	}
+	if (opts->freq_max) {
+		long max = sysctl__read("perf_event_max_sample_rate", 0);
+
+		if (max <= 0) {
+			pr_err("perf record: -F max: cannot read "
+			       "/proc/sys/kernel/perf_event_max_sample_rate\n");
+			return 129;
+		}
+		opts->freq = max;
+		if (!opts->quiet)
+			pr_err("info: Using a maximum frequency rate of %ld Hz\n", max);
+	}
+	return 0;
+}
+
+static int opt_switch_output(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+	int err;
+
+	if (unset) {
+		rec->so.kind = SWITCH_NONE;
+		return 0;
+	}
+	err = switch_output__parse(&rec->so, arg);
+	if (err == -ERANGE)
+		pr_err("perf record: invalid --switch-output '%s': out of range (a size from 1B, "
+		       "a time from 1s to %llud)\n", arg, SWITCH_OUTPUT_MAX_NS / 86400000000000ULL);
+	else if (err)
+		pr_err("perf record: invalid --switch-output '%s': %s\n", arg, err == -ENOMEM ?
+		       strerror(ENOMEM) : "expected signal, a size (e.g. 100M) or a time (e.g. 30s, 5m)");
+	return err ? -1 : 0;
+}
+
+/* a million files is past any sane rotation; more is a typo, not a wish */
+#define SWITCH_MAX_FILES_MAX 1000000
+
+/* --no-switch-max-files: keep all files again */
+static int opt_max_files(const struct option *opt, const char *arg, int unset)
+{
+	u64 n = 0;
+
+	if (!unset && opt_number("--switch-max-files", arg, 1, SWITCH_MAX_FILES_MAX, &n))
+		return -1;
+	opt_record(opt)->so.max_files = n;
+	return 0;
+}
+
+/* --history=SIZE[,LEVEL]: the flight recorder, its samples on forward
+ * rings drained into a compressed history in user memory */
+static int opt_history(const struct option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = &opt_record(opt)->opts;
+	char *comma = arg ? strchr(arg, ',') : NULL, *size = NULL;
+	u64 level = COMPRESS_LEVEL_DEFAULT;
+	int err = 0;
+
+	if (unset) {
+		opts->history_size = 0;
+		return 0;
+	}
+	size = strndup(arg, comma ? (size_t)(comma - arg) : strlen(arg));
+	if (!size)
+		err = -ENOMEM;
+	else if (parse_size(size, &opts->history_size) || !opts->history_size)
+		err = -EINVAL;
+	else if (comma && parse_u64_range(comma + 1, COMPRESS_LEVEL_MIN, COMPRESS_LEVEL_MAX, &level))
+		err = -ERANGE;
+	free(size);
+	if (err)
+		pr_err("perf record: invalid --history '%s': %s\n", arg, err == -ERANGE ?
+		       "the zstd level goes from 1 to 22" : err == -ENOMEM ? strerror(ENOMEM) :
+		       "expected SIZE[,LEVEL], e.g. 256M or 256M,3");
+	opts->history_level = level;
+	return err ? -1 : 0;
+}
+
+/* --switch-output-delay, --switch-output-max-rate; --no-... undoes them */
+static int opt_switch_delay(const struct option *opt, const char *arg, int unset)
+{
+	struct trigger *t = &opt_record(opt)->trigger;
+	int err = 0;
+
+	if (unset)
+		t->delay_ns = 0;
+	else
+		err = trigger__parse_delay(t, arg);
+	if (err)
+		pr_err("perf record: invalid --switch-output-delay '%s': %s\n", arg,
+		       err == -ERANGE ? "out of range (1ms to 1d)" :
+		       "expected a time with its unit (e.g. 500ms, 10s, 1m)");
+	return err ? -1 : 0;
+}
+
+static int opt_switch_rate(const struct option *opt, const char *arg, int unset)
+{
+	struct trigger *t = &opt_record(opt)->trigger;
+	int err = 0;
+
+	if (unset)
+		t->rate_n = 0;
+	else
+		err = trigger__parse_rate(t, arg);
+	if (err)
+		pr_err("perf record: invalid --switch-output-max-rate '%s': %s\n", arg,
+		       err == -ENOMEM ? strerror(ENOMEM) : err == -ERANGE ?
+		       "out of range (1 to 1000000 per 1ms to 1d)" :
+		       "expected N/PERIOD (e.g. 6/1h, 1/30s)");
+	return err ? -1 : 0;
+}
+
+static int opt_dump_window(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (strcmp(arg, "common") && strcmp(arg, "all")) {
+		pr_err("perf record: invalid --dump-window '%s': expected common or all\n", arg);
+		return -1;
+	}
+	rec->dump_opts.keep_all = !strcmp(arg, "all");
+	return 0;
+}
+
+static int opt_tracking_max(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (parse_size(arg, &rec->tracking_max) || rec->tracking_max < 4096) {
+		pr_err("perf record: invalid --tracking-max-size '%s': expected a size of at "
+		       "least 4K, like 64M, that fits 64 bits\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_cgroup(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	(void)unset;
+	if (cgroup__assign(rec->evlist, arg, &rec->opts.nr_cgroups, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* -D MSECS, -1 (disabled until --control says enable), or ranges */
+static int opt_delay(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	if (record__parse_delay(&opt_record(opt)->opts, arg)) {
+		pr_err("perf record: invalid -D/--delay '%s': expected -1, milliseconds up to %d, "
+		       "or increasing ranges like 10-20,30-40\n", arg, INT32_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* a size with B/K/M/G, or bytes (0: the default, as in perf) */
+static int opt_bytes(const char *name, const char *arg, u64 *out)
+{
+	if (parse_size(arg, out)) {
+		pr_err("perf record: invalid %s '%s': expected a size in bytes, or with "
+		       "B/K/M/G like 512K\n", name, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_max_size(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_bytes("--max-size", arg, &opt_record(opt)->opts.max_size);
+}
+
+static int opt_mmap_flush(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_bytes("--mmap-flush", arg, &opt_record(opt)->opts.mmap_flush);
+}
+
+/* -z alone is level 1, as the stock perf 6.1; --no-compression-level
+ * turns it off. Where the stock quietly takes 0, 23 or junk as some level,
+ * this perf says what it accepts. */
+static int opt_comp_level(const struct option *opt, const char *arg, int unset)
+{
+	u64 level = 0;
+
+	if (!unset && opt_number("-z/--compression-level", arg, COMPRESS_LEVEL_MIN,
+				 COMPRESS_LEVEL_MAX, &level))
+		return -1;
+	opt_record(opt)->opts.comp_level = level;
+	return 0;
+}
+/* the largest forward ring --history picks by itself */
+#define HISTORY_RING_MAX (8ULL << 20)
+
+/* --history without -m: a forward ring must hold what its CPU writes while
+ * the loop waits for a CPU, a few milliseconds of CFS at a million records a
+ * second (bench 4h: 512K lost 3% of them, 2M 0.2%, 8M none). The rings take
+ * a quarter of the history's size at most, never less than perf's 512K,
+ * and more only where the kernel lets them past perf_event_mlock_kb and
+ * RLIMIT_MEMLOCK (CAP_IPC_LOCK, or perf_event_paranoid -1). */
+static u64 history_ring_bytes(u64 history_size, long page)
+{
+	u64 ring = 128 * (u64)page, nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
+	/* the kernel asks for the capability in the first user namespace: a
+	 * container's root has it only in its own */
+	int unlimited = (cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
+			sysctl__read("perf_event_paranoid", 2) < 0;
+
+	if (!unlimited)
+		return ring;
+	while (ring * 2 <= HISTORY_RING_MAX && ring * 2 * nr_cpus <= history_size / 4)
+		ring *= 2;
+	return ring;
+}
+
+/* Checks the option combinations and derives the ring sizes. 0 or 129. */
+static int record__check_opts(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	long page = sysconf(_SC_PAGESIZE);
+	u64 ring = opts->mmap_bytes ? opts->mmap_bytes :
+		   opts->history_size ? history_ring_bytes(opts->history_size, page) :
+		   128 * (u64)page;
+
+	if (opts->nr_cgroups && !opts->target.system_wide) {
+		pr_err("cgroup monitoring only available in system-wide mode\n");
+		return 129;
+	}
+	if (opts->history_size && opts->overwrite) {
+		pr_err("perf record: --history and --overwrite exclude each other: a flight "
+		       "recorder keeps its samples in user memory or in backward rings\n");
+		return 129;
+	}
+	/* the history is the flight recorder with forward sample rings */
+	if (opts->history_size)
+		opts->overwrite = 1;
+	if (opts->overwrite && (opts->target.per_thread || opts->max_size)) {
+		pr_err("perf record: --overwrite and %s exclude each other: the flight recorder "
+		       "keeps per-CPU rings and sizes its dumps with -m\n",
+		       opts->max_size ? "--max-size" : "--per-thread");
+		return 129;
+	}
+	if (rec->data.pipe && opts->overwrite) {
+		pr_err("perf record: --overwrite cannot write to -o -: each dump is a complete "
+		       "file, written under a temporary name and renamed into place\n");
+		return 129;
+	}
+	if (rec->data.pipe && (rec->so.kind || rec->switch_event)) {
+		pr_err("perf record: %s cannot switch -o -: standard output is one stream, "
+		       "not a series of files\n", rec->so.kind ? "--switch-output" :
+		       "--switch-output-event");
+		return 129;
+	}
+	/* a trigger event is the signal, as in perf; a control's snapshot
+	 * only means a dump for the flight recorder */
+	if ((rec->switch_event || (rec->control_spec && opts->overwrite)) && !rec->so.kind)
+		rec->so.kind = SWITCH_SIGNAL;
+	/* checked once the triggers are known: a normal recording with only
+	 * --control has none, and the options would do nothing */
+	if (rec->so.max_files && !rec->so.kind) {
+		pr_err("perf record: --switch-max-files needs --switch-output\n");
+		return 129;
+	}
+	if ((rec->trigger.delay_ns || rec->trigger.rate_n) && !rec->so.kind) {
+		pr_err("perf record: %s needs --switch-output\n", rec->trigger.delay_ns ?
+		       "--switch-output-delay" : "--switch-output-max-rate");
+		return 129;
+	}
+	/* overwrite: -m sizes the backward sample rings; tracking has its own;
+	 * with --history the samples come through the forward rings */
+	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
+	opts->mmap_bytes = opts->overwrite && !opts->history_size ? 256 * (u64)page : ring;
+	rec->keep_tracking = opts->overwrite || rec->so.kind;
+	if (opts->comp_level && rec->data.pipe) {
+		pr_err("perf record: -z cannot compress -o -: the stock perf reads no compressed "
+		       "stream (\"Couldn't decompress data\")\n");
+		return 129;
+	}
+	/* the stock reader decompresses each record into the mmap_len it is
+	 * told: that of a ring, as the stock writes */
+	opts->comp_mmap_len = (opts->overwrite ? opts->bwd_mmap_bytes : opts->mmap_bytes) + page;
+	/* as perf: at most a quarter of a ring waits for --mmap-flush */
+	opts->mmap_flush = MIN(opts->mmap_flush, opts->mmap_bytes / 4);
+	/* a size trigger is only checked when the rings are read: read them
+	 * often enough that files come out near the size asked for */
+	if (rec->so.kind == SWITCH_SIZE && !opts->overwrite)
+		opts->wakeup_bytes = MAX(MIN(opts->mmap_bytes / 2, rec->so.size / 2), (u64)page);
+	rec->dump_opts.margin = DUMP_MARGIN;
+	rec->dump_opts.monotonic = opts->overwrite;
+	rec->dump_opts.comp_level = opts->comp_level;
+	rec->dump_opts.comp_mmap_len = opts->comp_mmap_len;
+	rec->dump_opts.buildid = !opts->no_buildid && !rec->data.pipe;
+	rec->dump_opts.buildid_all = opts->buildid_all;
+	if (rec->dump_opts.buildid && !opts->no_buildid_cache) {
+		char *dir = build_id_cache__dir(NULL);
+
+		if (!dir) {
+			pr_err("perf record: build-id cache: %s\n", strerror(errno));
+			return 129;
+		}
+		snprintf(rec->dump_opts.buildid_dir, PATH_MAX, "%s", dir);
+		free(dir);
+	}
+	return 0;
+}
+int record__parse_options(struct record *rec, int *argcp, const char **argv)
+{
+	int argc;
+	struct record_opts *opts = &rec->opts;
+	const struct option options[] = {
+		OPT_CB_FLAGS('e', "event", rec, "event", "event selector (see 'perf list' names; "
+			     "SYS:NAME tracepoints with globs)", opt_event, OPT_MULTI),
+		OPT_CB_FLAGS(0, "filter", rec, "filter", "event filter (tracepoints of the "
+			     "preceding -e)", opt_filter, OPT_MULTI),
+		OPT_CB_NOARG("exclude-perf", rec, "don't record events from perf itself "
+			     "(tracepoints of the preceding -e)", opt_exclude_perf),
+		OPT_BOOL(0, "group", &opts->group, "put the counters into a counter group"),
+		OPT_CB_NOARG("all-user", rec, "Configure all used events to run in user space.",
+			     opt_all_space),
+		OPT_CB_NOARG("all-kernel", rec, "Configure all used events to run in kernel "
+			     "space.", opt_all_space),
+		OPT_BOOL('a', "all-cpus", &opts->target.system_wide, "system-wide collection from all CPUs"),
+		OPT_STR_NEG('C', "cpu", &opts->target.cpu_list, "cpu", "list of cpus to monitor"),
+		OPT_STR_NEG('p', "pid", &opts->target.pid, "pid", "record events on existing process id"),
+		OPT_STR_NEG('t', "tid", &opts->target.tid, "tid", "record events on existing thread id"),
+		OPT_BOOL(0, "per-thread", &opts->target.per_thread, "use per-thread mmaps"),
+		OPT_STR('u', "uid", &opts->target.uid_str, "user", "user to profile"),
+		OPT_CB_FLAGS('G', "cgroup", rec, "name", "monitor event in cgroup name only",
+			     opt_cgroup, OPT_MULTI),
+		OPT_BOOL(0, "all-cgroups", &opts->all_cgroups, "Record cgroup events"),
+		OPT_CB('D', "delay", rec, "ms", "ms to wait before starting measurement after "
+		       "program start (-1: start with events disabled)", opt_delay),
+		OPT_BOOL(0, "timestamp-filename", &opts->timestamp_filename,
+			 "append timestamp to output filename"),
+		OPT_BOOL(0, "timestamp-boundary", &opts->timestamp_boundary,
+			 "Record timestamp boundary (time of first/last samples)"),
+		OPT_CB(0, "max-size", rec, "size", "Limit the maximum size of the output file",
+		       opt_max_size),
+		OPT_CB(0, "mmap-flush", rec, "number", "Minimal number of bytes that is extracted "
+		       "from mmap data pages (default: 1)", opt_mmap_flush),
+		OPT_CB_OPTARG('z', "compression-level", rec, "n", "compress records using "
+			      "specified level (default: 1 - fastest compression, 22 - greatest "
+			      "compression)", opt_comp_level, "1", OPT_NEG),
+		OPT_CB('c', "count", rec, "n", "event period to sample", opt_count),
+		OPT_CB('F', "freq", rec, "n", "profile at this frequency", opt_freq),
+		OPT_CB('m', "mmap-pages", rec, "pages", "number of mmap data pages "
+		       "(a power of two) or a size with B/K/M/G", opt_mmap_pages),
+		OPT_STR('o', "output", &opts->output, "file", "output file name"),
+		OPT_BOOL(0, "tail-synthesize", &opts->tail_synthesize, "synthesize non-sample "
+			 "events at the end of output"),
+		OPT_CB(0, "synth", rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: "
+		       "default=all", opt_synth),
+		OPT_BOOL('g', NULL, &opts->callgraph, "enables call-graph recording (--call-graph fp)"),
+		OPT_CB(0, "call-graph", rec, "record_mode[,record_size]", "setup and enables "
+		       "call-graph recording: fp, dwarf[,SIZE] (default 8192)", opt_call_graph),
+		OPT_BOOL(0, "no-inherit", &opts->no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOL('i', NULL, &opts->no_inherit, "child tasks do not inherit counters "
+			 "(--no-inherit)"),
+		OPT_BOOL('d', "data", &opts->sample_address, "Record the sample addresses"),
+		OPT_BOOL('P', "period", &opts->period, "Record the sample period"),
+		OPT_BOOL('R', "raw-samples", &opts->raw_samples, "collect raw sample records "
+			 "from all opened counters"),
+		OPT_BOOL(0, "sample-cpu", &opts->sample_cpu, "Record the sample cpu"),
+		OPT_BOOL('T', "timestamp", &opts->sample_time, "Record the sample timestamps "
+			 "(always on)"),
+		OPT_BOOL('n', "no-samples", &opts->no_samples, "don't sample"),
+		OPT_BOOL(0, "no-buffering", &opts->no_buffering, "collect data without buffering"),
+		OPT_BOOL(0, "no-bpf-event", &opts->no_bpf_event, "do not record bpf events"),
+		OPT_BOOL(0, "user-callchains", &opts->user_callchains, "collect user callchains"),
+		OPT_BOOL(0, "kernel-callchains", &opts->kernel_callchains,
+			 "collect kernel callchains"),
+		OPT_BOOL('W', "weight", &opts->sample_weight, "sample by weight (on special "
+			 "events only)"),
+		OPT_BOOL(0, "phys-data", &opts->sample_phys_addr, "Record the sample physical "
+			 "addresses"),
+		OPT_BOOL(0, "data-page-size", &opts->sample_data_page_size, "Record the sampled "
+			 "data address data page size"),
+		OPT_BOOL(0, "code-page-size", &opts->sample_code_page_size, "Record the sampled "
+			 "code address (ip) page size"),
+		OPT_CB_OPTARG('I', "intr-regs", rec, "any register", "sample selected machine "
+			      "registers on interrupt, use '-I?' to list register names",
+			      opt_intr_regs, "", 0),
+		OPT_CB_OPTARG(0, "user-regs", rec, "any register", "sample selected machine "
+			      "registers in user space, use '--user-regs=?' to list register names",
+			      opt_user_regs, "", 0),
+		OPT_BOOL('s', "stat", &opts->inherit_stat, "per thread counts"),
+		OPT_BOOL(0, "running-time", &opts->running_time, "Record running/enabled time of "
+			 "read (:S) events"),
+		OPT_BOOL(0, "sample-identifier", &opts->sample_identifier, "Record the sample "
+			 "identifier"),
+		OPT_CB('k', "clockid", rec, "clockid", "clockid to use for events, see "
+		       "clock_gettime()", opt_clockid),
+		OPT_BOOL(0, "switch-events", &opts->switch_events, "Record context switch events"),
+		OPT_BOOL(0, "namespaces", &opts->namespaces, "Record namespaces events"),
+		OPT_CB('r', "realtime", rec, "n", "collect data with this RT SCHED_FIFO priority",
+		       opt_realtime),
+		OPT_CB(0, "proc-map-timeout", rec, "n", "per thread proc mmap processing timeout "
+		       "in ms (accepted: maps are read whole)", opt_proc_map_timeout),
+		OPT_BOOL(0, "dry-run", &opts->dry_run, "Parse options then exit"),
+		OPT_BOOL('B', "no-buildid", &opts->no_buildid, "do not collect buildids in "
+			 "perf.data"),
+		OPT_BOOL('N', "no-buildid-cache", &opts->no_buildid_cache, "do not update the "
+			 "buildid cache"),
+		OPT_BOOL(0, "buildid-all", &opts->buildid_all, "Record build-id of all DSOs "
+			 "regardless of hits"),
+		OPT_BOOL(0, "buildid-mmap", &opts->buildid_mmap, "Record build-id in map events"),
+		OPT_CB_FLAGS('b', "branch-any", "-b/--branch-any needs a PMU that samples taken "
+			     "branches (LBR, BRBE), which this perf does not support", NULL,
+			     "sample any taken branches (not supported)", opt_refuse, OPT_NOARG),
+		OPT_CB('j', "branch-filter", "-j/--branch-filter needs a PMU that samples taken "
+		       "branches (LBR, BRBE), which this perf does not support", "branch filter "
+		       "mask", "branch stack filter modes (not supported)", opt_refuse),
+		OPT_CB_OPTARG(0, "aux-sample", "--aux-sample needs an AUX-capable PMU (intel_pt, "
+			      "arm_spe...), which this perf does not support", "opts",
+			      "sample AUX area (not supported)", opt_refuse, "", 0),
+		OPT_CB_OPTARG('S', "snapshot", "-S/--snapshot is AUX area snapshot mode, which needs "
+			      "an AUX-capable PMU this perf does not support (--overwrite is its "
+			      "flight recorder of samples)", "opts", "AUX area tracing Snapshot Mode "
+			      "(not supported)", opt_refuse, "", 0),
+		OPT_CB_FLAGS(0, "kcore", "--kcore copies /proc/kcore into a perf.data directory, "
+			     "an output layout this perf does not write", NULL,
+			     "copy /proc/kcore (not supported)", opt_refuse, OPT_NOARG),
+		OPT_CB(0, "affinity", "--affinity moves the trace reading thread between CPUs; "
+		       "this perf reads every ring from its one thread where it runs", "node|cpu",
+		       "Set affinity mask of trace reading thread (not supported)", opt_refuse),
+		OPT_CB_OPTARG(0, "threads", "--threads writes one data file per reading thread into "
+			      "a perf.data directory, an output layout this perf does not write",
+			      "spec", "write collected trace data into several data files using "
+			      "parallel threads (not supported)", opt_refuse, "", 0),
+		OPT_BOOL(0, "overwrite", &opts->overwrite, "flight recorder: samples in overwriting "
+			 "backward rings, dumped on --switch-output triggers and at the end"),
+		OPT_CB_FLAGS(0, "history", rec, "size[,level]", "flight recorder: samples drained "
+			     "into SIZE of zstd-compressed history in user memory, oldest dropped "
+			     "first, dumped as with --overwrite", opt_history, OPT_NEG),
+		OPT_CB_OPTARG(0, "switch-output", rec, "signal|size|time", "switch output (dump "
+			      "the rings with --overwrite) on SIGUSR2, every SIZE (B/K/M/G) or "
+			      "every TIME (s/m/h/d, up to 365d)", opt_switch_output, "signal",
+			      OPT_NEG),
+		OPT_CB_FLAGS(0, "switch-max-files", rec, "n", "keep only this run's newest N files",
+			     opt_max_files, OPT_NEG),
+		OPT_STR(0, "switch-output-event", &rec->switch_event, "event",
+			"switch output when this event occurs"),
+		OPT_CB_FLAGS(0, "switch-output-delay", rec, "time", "switch (dump) TIME after a "
+			     "signal, control or event trigger (ms/s/m/h/d)", opt_switch_delay, OPT_NEG),
+		OPT_CB_FLAGS(0, "switch-output-max-rate", rec, "n/period", "at most N signal, "
+			     "control or event triggers per PERIOD (e.g. 6/1h); more are ignored",
+			     opt_switch_rate, OPT_NEG),
+		OPT_CB(0, "dump-window", rec, "common|all", "common (default): a dump covers only "
+		       "the span every CPU's ring still holds; all: keep every record", opt_dump_window),
+		OPT_CB(0, "tracking-max-size", rec, "size", "memory cap of the task/map "
+		       "tracking log (default 64M)", opt_tracking_max),
+		OPT_STR(0, "control", &rec->control_spec, "fifo:ctl[,ack]|fd:ctl[,ack]",
+			"commands snapshot, enable, disable, stop from a fifo or fd"),
+		OPT_BOOL('q', "quiet", &opts->quiet, "don't print any message"),
+		OPT_COUNT('v', "verbose", &opts->verbose, "be more verbose"),
+		OPT_TERMINATOR
+	};
+	const char *warn;
+	int ret;
+
+	argc = parse_options(*argcp, argv, options, record_usage);
+	if (argc < 0)
+		return argc == PARSE_OPT_HELP ? -1 : 129;
+	*argcp = argc;
+	opts->workload = argc > 0;
+	if (!opts->workload && !opts->target.pid && !opts->target.tid && !opts->target.uid_str)
+		opts->target.system_wide = 1;
+	rec->data.pipe = !strcmp(opts->output, "-");
+	warn = target__validate(&opts->target);
+	if (warn && !opts->quiet)
+		pr_err("Warning:\n%s\n", warn);
+	if (opts->target.uid_str && target__parse_uid(&opts->target)) {
+		pr_err("perf record: -u/--uid: Invalid User: %s\n", opts->target.uid_str);
+		return 129;
+	}
+	/* -a/-C watch everything, -p/-t/-u their tasks (the workload only says
+	 * how long); a workload alone is followed by its pid */
+	opts->per_task = opts->workload && !opts->target.system_wide && !opts->target.cpu_list &&
+			 !opts->target.pid && !opts->target.tid && !opts->target.uid_str;
+	ret = record__check_opts(rec);
+	if (!ret)
+		ret = record__check_sample_opts(rec);
+	return ret;
+}

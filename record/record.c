@@ -1,0 +1,615 @@
+/* The steps of perf record's loop: what already exists, the drain, the
+ * file in normal mode and its rotation, the flight recorder's dumps. */
+#include "record/record.h"
+#include "util/cgroup.h"
+#include "util/cpumap.h"
+#include "util/evlist.h"
+#include "record/synthetic.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct perf_event_header finished_init = {
+	.type = PERF_RECORD_FINISHED_INIT, .size = sizeof(finished_init)
+};
+
+/* Removes the records of one type past from: --synth=task reads the maps
+ * (synthesize__process() always does) but keeps none of them. */
+static void drop_records(struct buf *b, size_t from, u32 type)
+{
+	size_t out = from;
+
+	for (size_t off = from; off + sizeof(struct perf_event_header) <= b->len;) {
+		struct perf_event_header h;
+
+		memcpy(&h, b->p + off, sizeof(h));
+		if (!h.size)
+			break;
+		if (h.type != type) {
+			memmove(b->p + out, b->p + off, h.size);
+			out += h.size;
+		}
+		off += h.size;
+	}
+	b->len = out;
+}
+
+/* --namespaces: the kernel says the namespaces of the tasks it sees start;
+ * those that exist already get theirs here, one for each COMM past from. */
+static int add_namespaces(struct buf *b, size_t from, u64 st)
+{
+	size_t end = b->len;
+	int err = 0;
+
+	for (size_t off = from; !err && off + sizeof(struct perf_event_header) <= end;) {
+		struct perf_event_header h;
+		u32 ids[2];
+
+		memcpy(&h, b->p + off, sizeof(h));
+		if (!h.size)
+			break;
+		if (h.type == PERF_RECORD_COMM && h.size >= sizeof(h) + sizeof(ids)) {
+			memcpy(ids, b->p + off + sizeof(h), sizeof(ids));
+			err = synthesize__namespaces(b, ids[0], ids[1], st);
+		}
+		off += h.size;
+	}
+	return err;
+}
+
+/* What already exists, as --synth asks: the kernel map always, then the
+ * watched tasks (COMM, FORK) from /proc, with their maps unless left out.
+ * A workload is not in /proc yet: its COMM is the caller's. */
+static int record__synthesize_existing(struct record *rec, struct buf *b)
+{
+	u64 st = record__id_sample_type(rec->evlist);
+	unsigned int synth = SYNTH_ALL & ~rec->opts.no_synth;
+	struct thread_map *threads = rec->evlist->threads;
+	struct build_id_cache *bids = NULL;
+	size_t from = b->len;
+	int err = synthesize__kernel_mmap(b, st);
+
+	if (err == -ENOENT && rec->opts.verbose)
+		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
+	/* --all-cgroups: the cgroups that exist, before the tasks in them */
+	err = rec->opts.all_cgroups && (synth & SYNTH_CGROUP) ? cgroup__synthesize(b, st) : 0;
+	if (err)
+		return err;
+	/* the BPF programs loaded already, as the kernel tells of later ones */
+	err = rec->opts.no_bpf_event ? 0 : bpf_progs__synthesize(&rec->bpf, b, st);
+	if (err == -EPERM && !rec->opts.verbose)
+		err = 0;	/* not allowed to see them, as most users: no news */
+	if (err && err != -ENOMEM) {
+		pr_err("Warning: BPF programs: %s: samples in those loaded before perf are not "
+		       "named\n", strerror(-err));
+		err = 0;
+	}
+	if (err)
+		return err;
+	if (rec->opts.per_task || !(synth & SYNTH_TASK))
+		return b->err;
+	/* -B: maps without build ids, as the kernel's are then */
+	if ((synth & SYNTH_MMAP) && !rec->opts.no_buildid) {
+		bids = build_id_cache__new();
+		if (!bids)
+			return -ENOMEM;
+	}
+	if (threads->map[0] == -1) {
+		err = synthesize__all(b, st, bids);
+	} else {
+		for (int i = 0; i < threads->nr && !err; i++) {
+			err = synthesize__process(b, threads->map[i], st, bids);
+			if (err == -ESRCH)
+				err = 0;	/* a thread, or gone: its process covers it */
+		}
+	}
+	build_id_cache__delete(bids);
+	if (!err && !(synth & SYNTH_MMAP))
+		drop_records(b, from, PERF_RECORD_MMAP2);
+	if (!err && rec->opts.namespaces)
+		err = add_namespaces(b, from, st);
+	return err ? err : b->err;
+}
+
+/* The records that describe what already exists: the kernel map and the
+ * tasks being watched (at the end of each file instead with
+ * --tail-synthesize, except in the flight recorder, whose dumps describe
+ * their tasks anyway). They go to the file (normal mode) and to the
+ * tracking log (flight recorder, or normal mode with --switch-output, so
+ * that every later file can start with them). */
+int record__synthesize(struct record *rec)
+{
+	u64 st = record__id_sample_type(rec->evlist);
+	int tail = rec->opts.tail_synthesize && !rec->opts.overwrite;
+	struct buf b = { 0 };
+	int err = tail ? 0 : record__synthesize_existing(rec, &b);
+
+	if (!err && rec->opts.per_task)
+		err = synthesize__comm(&b, rec->workload.pid, rec->workload.pid, "perf-exec", st);
+	if (!err && b.err)
+		err = b.err;
+	for (size_t off = 0; !err && rec->keep_tracking && off < b.len;) {
+		const struct perf_event_header *h = (const void *)(b.p + off);
+
+		err = tracking__add(&rec->tracking, h);
+		off += h->size;
+	}
+	if (err)
+		pr_err("perf record: synthesizing existing tasks: %s\n", strerror(-err));
+	if (!err && !rec->opts.overwrite) {
+		if (!tail)
+			buf__add(&b, &finished_init, sizeof(finished_init));
+		err = b.err ? b.err : record__start_file(rec, b.p, b.len);
+	}
+	buf__release(&b);
+	return err;
+}
+
+/* --tail-synthesize: what exists now, at the end of the file, after the
+ * FINISHED_INIT that the stock perf also writes first there. */
+static int record__synthesize_tail(struct record *rec)
+{
+	struct buf b = { 0 };
+	int err;
+
+	buf__add(&b, &finished_init, sizeof(finished_init));
+	err = record__synthesize_existing(rec, &b);
+	if (!err)
+		err = perf_data__write(&rec->data, b.p, b.len);
+	buf__release(&b);
+	return err;
+}
+
+static s64 record__drain_flush(struct record *rec, u64 flush)
+{
+	struct drain_sink sink = {
+		.flush = flush,
+		.data = rec->opts.overwrite || rec->write_failed ? NULL : &rec->data,
+		.tracking = rec->keep_tracking ? &rec->tracking : NULL,
+		.pending = rec->opts.overwrite && !rec->history ? &rec->pending : NULL,
+		.history = rec->history,
+		.pending_max = rec->pending_max,
+		.trigger = rec->switch_evsel,
+		.id_sample_type = rec->tracking.id_sample_type,
+		.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
+		.behind = rec->drain_behind,
+		.first_ring = rec->drain_first,
+	};
+	s64 w = drain__forward(rec->evlist, &sink, &rec->stats);
+
+	rec->pending_dropped += sink.pending_dropped;
+	rec->drain_behind = sink.behind;
+	rec->drain_first = sink.first_ring;
+	if (sink.triggered)
+		record__ask_switch(rec);
+	return w;
+}
+
+s64 record__drain(struct record *rec)
+{
+	return record__drain_flush(rec, 0);
+}
+
+s64 record__drain_ready(struct record *rec)
+{
+	return record__drain_flush(rec, rec->opts.mmap_flush);
+}
+
+int record__ask_switch(struct record *rec)
+{
+	struct trigger *t = &rec->trigger;
+	u64 now = now_ns();
+
+	switch (trigger__ask(t, now)) {
+	case TRIGGER_LIMITED:
+		if (!rec->opts.quiet)
+			pr_err(TRIGGER_IGNORED_MSG "%llu ignored so far) ]\n",
+			       (unsigned long long)t->limited);
+		return 0;
+	case TRIGGER_ACCEPTED:
+		if (t->delay_ns && rec->opts.verbose)
+			pr_err("[ perf record: trigger: switching in %.3f s "
+			       "(--switch-output-delay) ]\n", t->delay_ns / 1e9);
+		break;
+	case TRIGGER_MERGED:
+		break;
+	}
+	return 1;
+}
+
+int record__switch_due(struct record *rec)
+{
+	u64 now;
+
+	if (writer__busy(&rec->writer))
+		return 0;	/* served once the dump in progress is written */
+	now = now_ns();
+	return trigger__due(&rec->trigger, now) || record__size_reached(rec) ||
+	       (rec->so.kind == SWITCH_TIME && now >= rec->next_switch);
+}
+
+static void removed_file(const char *path, void *arg)
+{
+	struct record *rec = arg;
+
+	if (rec->opts.verbose)
+		pr_err("[ perf record: Removed %s (--switch-max-files) ]\n", path);
+}
+
+/* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
+static char *record__next_path(struct record *rec)
+{
+	return record__timestamped(rec) ? switch_output__name(&rec->so, rec->opts.output) :
+	       strdup(rec->opts.output);
+}
+
+static struct header_info record__info(struct record *rec)
+{
+	int bpf = !rec->opts.no_bpf_event;
+
+	return (struct header_info){
+		.evlist = rec->evlist, .argc = rec->argc, .argv = rec->argv,
+		.first_sample_time = rec->stats.first_time, .last_sample_time = rec->stats.last_time,
+		.bpf_prog_info = bpf ? &rec->bpf.info : NULL, .bpf_btf = bpf ? &rec->bpf.btf : NULL,
+	};
+}
+
+/* A file is in place: say so (and that a full disk left its features
+ * out), and remember it for --switch-max-files (room was reserved before
+ * the file was written, so none escapes). */
+static void record__placed(struct record *rec, const char *placed, int no_features,
+			   int announce)
+{
+	char *name = rec->so.kind ? strdup(placed) : NULL;
+
+	if (no_features)
+		pr_err("perf record: %s: no room left for the header features: the file holds "
+		       "the data without them\n", placed);
+	rec->files++;
+	if (!record__timestamped(rec) && strcmp(placed, rec->opts.output))
+		pr_err("perf record: %s could not be replaced or kept as %s.old: the data is "
+		       "in %s\n", rec->opts.output, rec->opts.output, placed);
+	if (announce && !rec->opts.quiet)
+		pr_err("[ perf record: Dump %s ]\n", placed);
+	if (name)
+		switch_output__created(&rec->so, name, removed_file, rec);
+	else if (rec->so.kind)
+		pr_err("perf record: %s: %s: it is not counted for --switch-max-files\n",
+		       placed, strerror(ENOMEM));
+}
+
+void record__send_acks(struct record *rec, int *acks)
+{
+	for (; *acks > 0; (*acks)--)
+		control__ack(&rec->control);
+}
+
+/* Drains the rings to their heads for a dump, which must neither miss
+ * the records before its trigger nor, at the end, leave any behind: when
+ * the history is behind, the buffers queued for its compressor join their
+ * slots as they are (the take moves them so anyway), which gives spares
+ * at once. An unqueue may wait for the compression in hand, seconds at
+ * zstd's top levels, and signals are not read here: no new round after a
+ * second, and what is left waits in the rings for the next dump (at the
+ * end, for none). */
+static s64 record__drain_all(struct record *rec)
+{
+	u64 until = now_ns() + 1000000000ULL;
+	s64 w = record__drain(rec), more;
+
+	while (w >= 0 && rec->drain_behind && now_ns() < until) {
+		int err = history__unqueue(rec->history);
+
+		if (err)
+			return err;
+		more = record__drain(rec);
+		w = more < 0 ? more : w + more;
+	}
+	return w;
+}
+
+/* Captures the rings into rec->dump, ready to be written. 0 or -errno,
+ * reported and counted. */
+static int record__capture(struct record *rec)
+{
+	struct header_info info = record__info(rec);
+	char *path = record__next_path(rec);
+	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM;
+	s64 w;
+
+	if (err) {
+		pr_err("perf record: dump failed: %s\n", strerror(-err));
+		goto fail;
+	}
+	/* tracking current up to the trigger */
+	w = record__drain_all(rec);
+	if (w < 0) {
+		err = w;
+		pr_err("perf record: dump failed: draining the tracking rings: %s\n",
+		       strerror(-err));
+		goto fail;
+	}
+	/* the rings stand still from here, and the twins sample; a capture
+	 * that fails after the switch loses the rings' new records, as a
+	 * copying one does: a name that cannot be is refused before */
+	if (strlen(path) >= PATH_MAX) {
+		err = -ENAMETOOLONG;
+		pr_err("perf record: dump failed: %s: %s\n", path, strerror(-err));
+		goto fail;
+	}
+	if (evlist__twinned(rec->evlist) && !rec->dump->opts.last &&
+	    (err = evlist__switch_twins(rec->evlist)) < 0) {
+		pr_err("perf record: dump failed: switching to the twin events: %s\n",
+		       strerror(-err));
+		goto fail;
+	}
+	err = dump__capture(rec->dump, &rec->tracking, &rec->pending, path, !rec->so.kind,
+			    &info, rec->trigger_ns ? rec->trigger_ns : now_ns());
+	rec->trigger_ns = 0;
+	if (err) {
+		pr_err("perf record: dump failed: %s\n", rec->dump->errbuf);
+		goto fail;
+	}
+	/* the history's records so far go with this dump, and no later one */
+	if (rec->history && (err = history__take(rec->history, &rec->dump->take))) {
+		pr_err("perf record: dump failed: taking the history: %s\n", strerror(-err));
+		goto fail;
+	}
+	free(path);
+	return 0;
+fail:
+	rec->dump_stats.failed++;
+	free(path);
+	return err;
+}
+
+int record__dump_done(struct record *rec, struct dump *d)
+{
+	double ms = 1e-6;
+	int err;
+
+	if (d->err == -ENODATA) {
+		if (!rec->opts.quiet)
+			pr_err(rec->dump_stats.dumps ?
+			       "[ perf record: No samples since the last dump: nothing written ]\n" :
+			       "[ perf record: No samples recorded: nothing written ]\n");
+	} else if (d->err) {
+		pr_err("perf record: dump failed: %s\n", d->errbuf);
+	} else {
+		record__placed(rec, d->placed, d->no_features, 1);
+		dso_hits_cache_stats__report(&d->cache, d->placed, rec->opts.quiet);
+		if (rec->opts.verbose) {
+			char ahead[96];
+
+			if (d->opts.comp_level)
+				snprintf(ahead, sizeof(ahead), "no pages made ahead with -z");
+			else if (rec->opts.realtime_prio)
+				snprintf(ahead, sizeof(ahead), "no pages made ahead at -r");
+			else if (d->warm_err)
+				snprintf(ahead, sizeof(ahead), "no pages made ahead: %s",
+					 strerror(-d->warm_err));
+			else
+				snprintf(ahead, sizeof(ahead), "%.1f MB into pages made ahead",
+					 d->warm_bytes / 1048576.0);
+			pr_err("[ perf record: dump %s: capture %d rings, %.1f MB in %.3f ms; "
+			       "prelude %llu of %llu tracking records (%llu KB); written in "
+			       "%.3f ms, %s ]\n", d->placed, d->nr_rings,
+			       d->captured_bytes / 1048576.0, d->capture_ns * ms,
+			       (unsigned long long)d->prelude.records,
+			       (unsigned long long)d->prelude.log_records,
+			       (unsigned long long)d->prelude.bytes / 1024, d->write_ns * ms, ahead);
+		}
+	}
+	/* the rings read, the set switched from gets events opened after the
+	 * set now on, ready for its next turn */
+	if (!d->opts.last && (err = evlist__reopen_twins(rec->evlist)))
+		pr_err("perf record: twin events: opening anew: %s: a dump may hold a record "
+		       "of the switch twice\n", strerror(-err));
+	rec->prelude_max = MAX(rec->prelude_max, d->prelude.records);
+	dump_stats__add(&rec->dump_stats, &d->st);
+	if (d->take.slot)
+		history__release(rec->history, &d->take);
+	record__send_acks(rec, &rec->acks_in_flight);
+	/* no later dump can hold a sample older than this one's newest */
+	if (d->last_sample_time && tracking__prune(&rec->tracking, d->last_sample_time))
+		rec->dump_stats.prune_failed++;
+	return d->err;
+}
+
+int record__dump(struct record *rec)
+{
+	int err;
+
+	rec->acks_in_flight += rec->acks_owed;
+	rec->acks_owed = 0;
+	err = record__capture(rec);
+	if (err) {
+		record__send_acks(rec, &rec->acks_in_flight);
+		return err;
+	}
+	dump__write(rec->dump);
+	return record__dump_done(rec, rec->dump);
+}
+
+/* Normal mode: finishes the current file under its final name. */
+int record__finish_file(struct record *rec, int announce)
+{
+	struct header_info info = record__info(rec);
+	char *path = record__next_path(rec);
+	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM, tail_err;
+
+	/* a file that cannot take more keeps what it has */
+	if (!err && rec->opts.tail_synthesize && !rec->write_failed &&
+	    (tail_err = record__synthesize_tail(rec)))
+		pr_err("perf record: --tail-synthesize: %s: %s: the file goes without the "
+		       "records of what exists\n", rec->opts.output, strerror(-tail_err));
+	if (!err)
+		err = perf_data__rename(&rec->data, path);
+	if (!err)
+		err = perf_data__commit(&rec->data, &info, !rec->so.kind, rec->err, sizeof(rec->err));
+	else
+		snprintf(rec->err, sizeof(rec->err), "%s", strerror(-err));
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+		perf_data__abort(&rec->data);
+	} else {
+		record__placed(rec, rec->data.placed, rec->data.no_features, announce);
+		if (rec->data.hits && rec->dump_opts.buildid_dir[0]) {
+			struct dso_hits_cache_stats cs = { 0 };
+
+			dso_hits__fill_cache(rec->data.hits, rec->dump_opts.buildid_dir,
+					 DSO_CACHE_MAX, &cs);
+			dso_hits_cache_stats__report(&cs, rec->data.placed, rec->opts.quiet);
+		}
+	}
+	dso_hits__delete(rec->data.hits);
+	rec->data.hits = NULL;
+	free(path);
+	return err;
+}
+
+/* Starts a file: attrs, then what makes it stand alone (the synthesized
+ * tasks, or with rotation the tracking prelude). A size trigger counts
+ * from after that prelude, or a prelude bigger than the size would switch
+ * for ever. */
+int record__start_file(struct record *rec, const void *prelude, size_t len)
+{
+	struct header_info info = record__info(rec);
+	int err = rec->data.pipe ?
+		  perf_data__create_pipe(&rec->data, &info, rec->err, sizeof(rec->err)) :
+		  perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err,
+				    sizeof(rec->err));
+
+	if (!err && (err = perf_data__set_compression(&rec->data, rec->opts.comp_level,
+						      rec->opts.comp_mmap_len))) {
+		snprintf(rec->err, sizeof(rec->err), "-z: zstd level %d: %s", rec->opts.comp_level,
+			 strerror(-err));
+		perf_data__abort(&rec->data);
+	}
+	if (!err && !rec->data.pipe && rec->dump_opts.buildid &&
+	    !(rec->data.hits = dso_hits__new(rec->evlist, rec->dump_opts.buildid_all))) {
+		err = -errno;
+		snprintf(rec->err, sizeof(rec->err), "build ids: %s", strerror(errno));
+		perf_data__abort(&rec->data);
+	}
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+		return err;
+	}
+	if (rec->data.pipe_dropped)
+		pr_err("perf record: -o -: %d header feature%s too big for a pipe record (64K) "
+		       "left out\n", rec->data.pipe_dropped, rec->data.pipe_dropped > 1 ? "s" : "");
+	err = perf_data__write(&rec->data, prelude, len);
+	if (err)
+		pr_err("perf record: %s: %s\n", rec->opts.output, strerror(-err));
+	rec->switch_base = rec->data.data_size;
+	return err;
+}
+
+/* Normal mode with --switch-output: close this file, start the next one
+ * with the tracking prelude so it stands alone. */
+static int record__rotate(struct record *rec)
+{
+	s64 w = record__drain(rec);
+	int err;
+
+	if (w < 0)
+		return w;
+	/* a file that could not be finished was reported and removed: go on */
+	record__finish_file(rec, 1);
+	/* later files cannot hold samples of tasks that exited before this one ended */
+	if (rec->stats.last_time && tracking__prune(&rec->tracking, rec->stats.last_time))
+		pr_err("perf record: tracking: pruning: %s\n", strerror(ENOMEM));
+	memset(&rec->stats, 0, sizeof(rec->stats));
+	err = record__start_file(rec, rec->tracking.log.p, rec->tracking.log.len);
+	return err ? -EIO : 0;	/* nowhere left to write: stop */
+}
+
+int record__switch(struct record *rec)
+{
+	int err;
+
+	writer__hurry(&rec->writer);
+	rec->trigger_ns = rec->trigger.due_ns;
+	trigger__served(&rec->trigger);
+	if (rec->so.kind == SWITCH_TIME)
+		rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
+	if (!rec->opts.overwrite) {
+		err = record__rotate(rec);
+		record__send_acks(rec, &rec->acks_owed);
+		return err;
+	}
+	rec->acks_in_flight += rec->acks_owed;
+	rec->acks_owed = 0;
+	/* a failed dump was reported and counted; the rings keep recording */
+	if (record__capture(rec))
+		record__send_acks(rec, &rec->acks_in_flight);
+	else
+		writer__submit(&rec->writer, rec->dump);
+	return 0;
+}
+
+/* Has a size trigger's worth of data come in since the last switch? */
+int record__size_reached(struct record *rec)
+{
+	if (rec->so.kind != SWITCH_SIZE)
+		return 0;
+	/* a file of task records alone is one the stock perf refuses: with
+	 * no sample yet, the file goes on */
+	if (!rec->opts.overwrite)
+		return (rec->stats.samples || rec->stats.lost) &&
+		       rec->data.data_size - rec->switch_base >= rec->so.size;
+	return dump__fresh_bytes(rec->dump) >= rec->so.size;
+}
+
+/* one "A-B" of -D: A and B after *last, A before B */
+static int delay__range(struct record_opts *o, char *tok, u64 *last)
+{
+	char *dash = strchr(tok, '-');
+	u64 on, off;
+
+	if (!dash || o->nr_delay_edges + 2 > DELAY_EDGES_MAX)
+		return -EINVAL;
+	*dash = '\0';
+	if (parse_u64_range(tok, *last, INT32_MAX, &on) ||
+	    parse_u64_range(dash + 1, on + 1, INT32_MAX, &off))
+		return -EINVAL;
+	o->delay_edges[o->nr_delay_edges++] = on;
+	o->delay_edges[o->nr_delay_edges++] = off;
+	*last = off;
+	return 0;
+}
+
+int record__parse_delay(struct record_opts *o, const char *arg)
+{
+	char *copy, *tok, *save = NULL;
+	u64 ms, last = 0;
+	int err = 0;
+
+	o->nr_delay_edges = 0;
+	if (!strcmp(arg, "-1")) {
+		o->delay_ms = -1;
+		return 0;
+	}
+	if (!strchr(arg, '-')) {
+		if (parse_u64_range(arg, 0, INT32_MAX, &ms))
+			return -EINVAL;
+		o->delay_ms = ms;
+		o->delay_edges[0] = ms;
+		o->nr_delay_edges = ms > 0;
+		return 0;
+	}
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
+		err = delay__range(o, tok, &last);
+	free(copy);
+	if (!err && !o->nr_delay_edges)
+		err = -EINVAL;
+	/* from 0 on, the events start enabled as without -D */
+	o->delay_ms = err ? 0 : o->delay_edges[0];
+	return err;
+}

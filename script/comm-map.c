@@ -1,0 +1,96 @@
+#include "script/comm-map.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct comm_entry {
+	pid_t tid;	/* key(tid); 0 marks an empty slot */
+	pid_t pid;
+	char comm[16];
+};
+
+struct comm_map {
+	struct comm_entry *slots;
+	size_t cap, used;
+};
+
+/* 0 marks an empty slot, so tid 0 (the idle task) is stored as INT_MIN. */
+static pid_t key(pid_t tid)
+{
+	return tid == 0 ? (pid_t)0x80000000 : tid;
+}
+
+struct comm_map *comm_map__new(void)
+{
+	struct comm_map *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->cap = 256;
+	m->slots = calloc(m->cap, sizeof(*m->slots));
+	if (!m->slots) {
+		free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+void comm_map__delete(struct comm_map *m)
+{
+	if (m)
+		free(m->slots);
+	free(m);
+}
+
+static struct comm_entry *lookup(const struct comm_map *m, pid_t k)
+{
+	size_t i = ((unsigned)k * 2654435761u) & (m->cap - 1);
+
+	while (m->slots[i].tid && m->slots[i].tid != k)
+		i = (i + 1) & (m->cap - 1);
+	return &m->slots[i];
+}
+
+static int grow(struct comm_map *m)
+{
+	struct comm_map n = { calloc(m->cap * 2, sizeof(*m->slots)), m->cap * 2, m->used };
+
+	if (!n.slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].tid)
+			*lookup(&n, m->slots[i].tid) = m->slots[i];
+	free(m->slots);
+	*m = n;
+	return 0;
+}
+
+int comm_map__set(struct comm_map *m, pid_t pid, pid_t tid, const char *comm)
+{
+	struct comm_entry *e;
+	char name[sizeof(e->comm)];
+
+	/* comm may be another entry's name (a fork inherits its parent's):
+	 * take it before growing frees the table it points into */
+	snprintf(name, sizeof(name), "%s", comm);
+	if (m->used * 2 >= m->cap && grow(m))
+		return -ENOMEM;
+	e = lookup(m, key(tid));
+	if (!e->tid) {
+		e->tid = key(tid);
+		m->used++;
+	}
+	e->pid = pid;
+	memcpy(e->comm, name, sizeof(name));
+	return 0;
+}
+
+const char *comm_map__get(const struct comm_map *m, pid_t tid)
+{
+	const struct comm_entry *e = lookup(m, key(tid));
+
+	return e->tid ? e->comm : NULL;
+}

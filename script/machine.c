@@ -1,0 +1,283 @@
+/* Mappings of processes and of the kernel, built from a file's records in
+ * time order, and addresses resolved against them. */
+#include "script/machine.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where the kernel is when the file has no MMAP for it: the upper half. */
+#define KERNEL_START_DEFAULT 0xffff800000000000ULL
+/* Maps beyond these are not followed (their addresses are unknown): a
+ * crafted file could otherwise copy a huge process at every FORK. */
+#define MAX_MAPS (1u << 16)		/* of one process: the kernel's max_map_count */
+#define MAX_MAPS_TOTAL (8u << 20)	/* of all: 320 MB */
+
+struct maps {
+	struct map *v;	/* sorted, not overlapping */
+	size_t nr, cap;
+};
+
+/* perf's flag on a HEADER_BUILD_ID entry: the size byte after the 20
+ * bytes of the id says how many are used */
+#define MISC_BUILD_ID_SIZE (1 << 15)
+/* header, pid, then 20 bytes of id, its size and 3 spare, then the name */
+#define BID_ENTRY_NAME 36
+
+static int build_id_feature__lookup(const void *body, u64 size, const char *dso, int kernel,
+				    u8 bid[BUILD_ID_SIZE]);
+
+int build_id_feature__kernel(const void *body, u64 size, u8 bid[BUILD_ID_SIZE])
+{
+	return build_id_feature__lookup(body, size, "[kernel.kallsyms]", 1, bid);
+}
+
+int build_id_feature__find(const void *body, u64 size, const char *dso, u8 bid[BUILD_ID_SIZE])
+{
+	return build_id_feature__lookup(body, size, dso, 0, bid);
+}
+
+static int build_id_feature__lookup(const void *body, u64 size, const char *dso, int kernel,
+				    u8 bid[BUILD_ID_SIZE])
+{
+	const char *b = body;
+	u64 off = 0;
+
+	while (size - off >= BID_ENTRY_NAME) {
+		struct perf_event_header h;
+		const char *name = b + off + BID_ENTRY_NAME;
+
+		memcpy(&h, b + off, sizeof(h));
+		if (h.size < BID_ENTRY_NAME || h.size > size - off)
+			return 0;
+		if (((h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) == kernel &&
+		    memchr(name, 0, h.size - BID_ENTRY_NAME) && !strcmp(name, dso)) {
+			int len = h.misc & MISC_BUILD_ID_SIZE ? (u8)b[off + 12 + BUILD_ID_SIZE] :
+				  BUILD_ID_SIZE;
+
+			len = MIN(len, BUILD_ID_SIZE);
+			memcpy(bid, b + off + 12, len);
+			return len;
+		}
+		off += h.size;
+	}
+	return 0;
+}
+
+int machine__init(struct machine *m, struct dsos *dsos, const u8 *kernel_bid, int kernel_bid_len)
+{
+	memset(m, 0, sizeof(*m));
+	m->dsos = dsos;
+	m->kernel_map.start = KERNEL_START_DEFAULT;
+	m->kernel_map.end = ~0ULL;
+	m->kernel_map.dso = dsos__get(dsos, DSO_KALLSYMS, "[kernel.kallsyms]", kernel_bid,
+				      kernel_bid_len);
+	m->kernel_map.identity = 1;
+	return m->kernel_map.dso ? 0 : -ENOMEM;
+}
+
+void machine__exit(struct machine *m)
+{
+	for (size_t i = 0; i < m->procs.cap; i++) {
+		struct maps *p = m->procs.owners[i];
+
+		if (p)
+			free(p->v);
+		free(p);
+	}
+	id_hash__exit(&m->procs);
+}
+
+/* pid's maps, made empty on first use; NULL without memory. */
+static struct maps *machine__maps(struct machine *m, u32 pid)
+{
+	struct maps *p = id_hash__find(&m->procs, pid);
+
+	if (!p && (p = calloc(1, sizeof(*p))) && id_hash__add(&m->procs, pid, p)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
+static int maps__reserve(struct maps *p, size_t nr)
+{
+	struct map *n;
+	size_t cap = p->cap ? p->cap : 16;
+
+	if (nr <= p->cap)
+		return 0;
+	while (cap < nr)
+		cap *= 2;
+	n = realloc(p->v, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	p->v = n;
+	p->cap = cap;
+	return 0;
+}
+
+/* Puts map in, keeping what sticks out of it of the maps it overlaps. */
+static int maps__insert(struct machine *m, struct maps *p, const struct map *map)
+{
+	size_t lo = 0, hi, nr_new = 0, nr_old = p->nr;
+	struct map add[3];
+
+	if (p->nr >= MAX_MAPS || m->nr_maps >= MAX_MAPS_TOTAL)
+		return 0;
+	if (maps__reserve(p, p->nr + 3))
+		return -ENOMEM;
+	/* the first map ending after map's start; the maps do not overlap,
+	 * so their ends are sorted too */
+	for (size_t top = p->nr; lo < top;) {
+		size_t mid = lo + (top - lo) / 2;
+
+		if (p->v[mid].end <= map->start)
+			lo = mid + 1;
+		else
+			top = mid;
+	}
+	for (hi = lo; hi < p->nr && p->v[hi].start < map->end; hi++)
+		;
+	if (lo < hi && p->v[lo].start < map->start) {
+		add[nr_new] = p->v[lo];
+		add[nr_new++].end = map->start;
+	}
+	add[nr_new++] = *map;
+	if (lo < hi && p->v[hi - 1].end > map->end) {
+		struct map right = p->v[hi - 1];
+
+		if (!right.identity)
+			right.pgoff += map->end - right.start;
+		right.start = map->end;
+		add[nr_new++] = right;
+	}
+	memmove(p->v + lo + nr_new, p->v + hi, (p->nr - hi) * sizeof(*p->v));
+	memcpy(p->v + lo, add, nr_new * sizeof(*add));
+	p->nr = p->nr - (hi - lo) + nr_new;
+	m->nr_maps += p->nr - nr_old;
+	return 0;
+}
+
+static int is_anon(const char *name)
+{
+	return !strncmp(name, "//anon", 6) || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14);
+}
+
+int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
+		  const char *filename, const u8 *bid, int bid_len)
+{
+	struct map map = { start, start + len, pgoff, NULL, 0 };
+	char perf_map[64];
+	struct maps *p;
+
+	if (!len || map.end < start)
+		return 0;
+	if (pid == (u32)-1) {
+		/* modules and the rest of the kernel's maps are not followed,
+		 * so the kernel's reaches up to the top, over .init.text and
+		 * whatever kallsyms knows above its text, as in the stock perf
+		 * on a machine without modules */
+		if (!strncmp(filename, "[kernel.kallsyms]", 17))
+			m->kernel_map.start = start;
+		return 0;
+	}
+	if (is_anon(filename)) {
+		/* JITs describe such code in a perf map, by address */
+		snprintf(perf_map, sizeof(perf_map), "/tmp/perf-%u.map", pid);
+		map.dso = dsos__get(m->dsos, DSO_PERF_MAP, perf_map, NULL, 0);
+		map.identity = 1;
+	} else {
+		u8 fbid[BUILD_ID_SIZE];
+
+		/* a map without one (the kernel's MMAP2 by default): the id the
+		 * file's BUILD_ID feature gives that name, as the stock reads it */
+		if (!bid_len && m->bid_feature &&
+		    (bid_len = build_id_feature__find(m->bid_feature, m->bid_feature_size, filename,
+						      fbid)) > 0)
+			bid = fbid;
+		map.dso = dsos__get(m->dsos, strcmp(filename, "[vdso]") ? DSO_ELF : DSO_VDSO,
+				    filename, bid, bid_len);
+	}
+	p = machine__maps(m, pid);
+	if (!map.dso || !p)
+		return -ENOMEM;
+	return maps__insert(m, p, &map);
+}
+
+int machine__fork(struct machine *m, u32 pid, u32 ppid)
+{
+	struct maps *child, *parent;
+
+	if (pid == ppid)	/* a thread: it shares the maps */
+		return 0;
+	child = machine__maps(m, pid);
+	parent = machine__maps(m, ppid);
+	if (!child || !parent)
+		return -ENOMEM;
+	/* a reused pid forgets its earlier process */
+	m->nr_maps -= child->nr;
+	child->nr = 0;
+	if (m->nr_maps + parent->nr > MAX_MAPS_TOTAL)
+		return 0;
+	if (maps__reserve(child, parent->nr))
+		return -ENOMEM;
+	if (parent->nr)
+		memcpy(child->v, parent->v, parent->nr * sizeof(*parent->v));
+	child->nr = parent->nr;
+	m->nr_maps += child->nr;
+	return 0;
+}
+
+static const struct map *maps__find(const struct maps *p, u64 ip)
+{
+	size_t lo = 0, hi = p->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->v[mid].end <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nr && p->v[lo].start <= ip ? &p->v[lo] : NULL;
+}
+
+void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct addr_loc *al)
+{
+	struct maps *p;
+
+	memset(al, 0, sizeof(*al));
+	al->rel = ip;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (ip < m->kernel_map.start || ip >= m->kernel_map.end)
+			return;
+		al->map = &m->kernel_map;
+	} else if (cpumode == PERF_RECORD_MISC_USER) {
+		p = id_hash__find(&m->procs, pid);
+		al->map = p ? maps__find(p, ip) : NULL;
+		if (!al->map)
+			return;
+		if (!al->map->identity)
+			al->rel = ip - al->map->start + al->map->pgoff;
+	} else {
+		return;
+	}
+	al->sym = dso__find(m->dsos, al->map->dso, al->rel, &al->symoff);
+}
+
+void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff, int dso)
+{
+	if (sym && al->sym) {
+		fprintf(out, " %s", symbol__name(al->map->dso, al->sym));
+		if (symoff)
+			fprintf(out, "+0x%llx", (unsigned long long)al->symoff);
+	} else if (sym) {
+		fprintf(out, " [unknown]");
+	}
+	if (dso)
+		fprintf(out, " (%s)", al->map ? al->map->dso->name : "[unknown]");
+}

@@ -1,0 +1,36 @@
+#ifndef PERF_SYMBOLS_ELF_H
+#define PERF_SYMBOLS_ELF_H
+
+/* Between util/symbols.c and the ELF reader: a table being built. */
+#include "lib/buf.h"
+#include "script/symbols.h"
+
+#include <gelf.h>
+
+struct symtab {
+	struct symbol *syms;
+	size_t nr, cap;
+	struct buf names;
+	int last_wins;	/* of symbols at one address the last, as kallsyms is read */
+};
+
+/* Adds a symbol (an empty name is skipped). 0 or -ENOMEM. */
+int symtab__add(struct symtab *t, u64 start, u64 size, const char *name, u8 bind);
+/* Adds a PLT entry: looked up before the others, which may have been
+ * stretched over the .plt. 0 or -ENOMEM. */
+int symtab__add_plt(struct symtab *t, u64 start, u64 size, const char *name);
+/* Sorted, one per address, sizes fixed: the table moves into dso. */
+void symtab__finish(struct symtab *t, struct dso *dso);
+/* Frees what t holds. */
+void symtab__exit(struct symtab *t);
+
+/* The functions of dso->name's ELF, from the first of: the build-id cache
+ * under buildid_dir, /usr/lib/debug/.build-id, the file itself, whose
+ * build id is dso's (any, if dso has none) and has a .symtab, else the
+ * first with a .dynsym. Fills dso's segments. 0 or -errno. */
+int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir);
+/* The functions of this process's vdso: the same kernel made the
+ * recorded one. 0 or -errno. */
+int elf__load_vdso(struct symtab *t, struct dso *dso);
+
+#endif
