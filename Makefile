@@ -1,7 +1,7 @@
 # perf: a from-scratch perf record with a flight-recorder mode.
 #   make            ./perf (objects in build/)
 #   make san        build-san/perf with AddressSanitizer + UBSan
-#   make check      both builds, then tests/run (the whole suite)
+#   make check      both builds, the layers' include check, then tests/run (the whole suite)
 #   make demo       record a workload and read it back with the stock perf
 #   make doc        man pages from Documentation/*.txt
 #   make bench      side-by-side benchmarks against the stock perf
@@ -58,6 +58,7 @@ san:
 		build-san/history-dump build-san/attr-shim.so build-san/bpf-load
 
 check: perf $(O)/dump-pipeline $(O)/history-dump $(O)/attr-shim.so $(O)/bpf-load san
+	tests/check-layers
 	tests/run
 
 DOCS := $(wildcard Documentation/perf*.txt)

@@ -5,7 +5,6 @@
 #include "buildid/build-id.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
-#include "perfdata/header.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
 
 #include <linux/perf_event.h>
 #include "lib/buf.h"
+#include "util/event.h"
 
 #define PERF_MAGIC 0x32454c4946524550ULL	/* "PERFILE2" */
 
@@ -39,20 +40,8 @@ enum header_feature {
 	HEADER_FEAT_BITS = 256,
 };
 
-/* perf's user-space record types */
-enum {
-	PERF_RECORD_FINISHED_ROUND = 68,
-	PERF_RECORD_FINISHED_INIT = 82,
-};
-
-/* Pipe mode (-o -) has no header sections: what they hold travels as
- * records at the start of the stream. */
-enum {
-	PERF_RECORD_HEADER_ATTR = 64,
-	PERF_RECORD_HEADER_TRACING_DATA = 66,
-	PERF_RECORD_HEADER_FEATURE = 80,
-};
-/* the feature id of the FEATURE record that ends them (perf 6.1's) */
+/* the feature id of the FEATURE record that ends a pipe's header records
+ * (perf 6.1's) */
 #define HEADER_LAST_FEATURE 32
 
 #define PERF_VERSION "0.1.0-flightrec"

@@ -1,5 +1,4 @@
 #include "util/event.h"
-#include "perfdata/header.h"
 
 #include <errno.h>
 #include <string.h>

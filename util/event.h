@@ -9,6 +9,17 @@
 #endif
 #define BUILD_ID_SIZE 20
 
+/* The record types perf itself writes into a file, beside the kernel's:
+ * they mark rounds and, in pipe mode (-o -), carry what a file's header
+ * sections would hold. Every layer that walks records needs them. */
+enum {
+	PERF_RECORD_FINISHED_ROUND = 68,
+	PERF_RECORD_FINISHED_INIT = 82,
+	PERF_RECORD_HEADER_ATTR = 64,
+	PERF_RECORD_HEADER_TRACING_DATA = 66,
+	PERF_RECORD_HEADER_FEATURE = 80,
+};
+
 /* The flight recorder's samples start IDENTIFIER, IP, TID, TIME (see
  * record__config()), so a dump finds their time without decoding the rest. */
 #define SAMPLE_TIME_OFFSET (sizeof(struct perf_event_header) + 3 * sizeof(u64))
