@@ -94,6 +94,8 @@ $(O)/history-dump: $(O)/bench/history-dump.o $(LIB_SRCS:%.c=$(O)/%.o)
 
 -include $(O)/bench/history-dump.d
 
+# every scenario against the stock perf: bench/results and the table in
+# bench/README.md
 bench: perf $(O)/dump-pipeline $(O)/history-dump
 	bench/run
 
