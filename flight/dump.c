@@ -5,6 +5,7 @@
 #include "buildid/held-files.h"
 #include "lib/memcpy-stream.h"
 #include "flight/tracking.h"
+#include "flight/writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -584,3 +585,37 @@ out:
 	d->write_ns = now_ns() - d->captured_ns;
 	return d->err;
 }
+
+/* The writer's operations: the writer runs a dump, readies the next one's
+ * file and makes it ahead, knowing nothing of dumps. */
+static void dump__writer_run(void *job)
+{
+	dump__write(job);	/* the outcome is in the dump: d->err */
+}
+
+/* After a dump the next file is opened before the dump is done: a session
+ * holds as many fds after a dump as before. */
+static void dump__writer_ready(void *job, const void *path)
+{
+	(void)dump__ready_next(job, path);	/* the dump reports d->ahead_err */
+}
+
+/* A failure costs the next dump its speed; the dump says so. */
+static void dump__writer_ahead(void *job, const int *stop)
+{
+	(void)dump__warm(job, stop);
+}
+
+/* Only a file made ahead is worth reading again: not with -z, -r or a
+ * making refused. */
+static int dump__writer_ahead_again(const void *job)
+{
+	return dump__ahead_made(job);
+}
+
+const struct writer_ops dump__writer_ops = {
+	.run = dump__writer_run,
+	.ready = dump__writer_ready,
+	.ahead = dump__writer_ahead,
+	.ahead_again = dump__writer_ahead_again,
+};

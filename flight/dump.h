@@ -15,6 +15,7 @@
 
 struct evlist;
 struct tracking;
+struct writer_ops;
 
 struct dump_opts {
 	int keep_all;		/* --dump-window=all: no common-window trim */
@@ -149,5 +150,8 @@ int dump__ahead_made(const struct dump *d);
  * sample and no file was written, -errno with d->errbuf), d->st,
  * d->placed, d->last_sample_time; returns d->err. */
 int dump__write(struct dump *d);
+/* For writer__start(): the writer writes a dump (dump__write()), readies
+ * the next (dump__ready_next()) and makes its file ahead (dump__warm()). */
+extern const struct writer_ops dump__writer_ops;
 
 #endif
