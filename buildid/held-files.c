@@ -1,5 +1,6 @@
 #include "buildid/held-files.h"
 #include "buildid/dso-hits.h"
+#include "buildid/dso-hits-internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
