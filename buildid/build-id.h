@@ -1,3 +1,5 @@
+/* Build ids: the NT_GNU_BUILD_ID note of a file, the kernel, a module or
+ * the vdso, and the build-id cache's directory. */
 #ifndef PERF_BUILD_ID_H
 #define PERF_BUILD_ID_H
 

@@ -1,3 +1,5 @@
+/* The DSOs of a perf.data being written, and the address-space model that
+ * says which of them its samples hit. */
 #ifndef PERF_DSO_HITS_H
 #define PERF_DSO_HITS_H
 

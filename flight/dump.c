@@ -1,3 +1,6 @@
+/* A flight-recorder dump from end to end: the capture of the rings (or the
+ * history), then the trim to a common window, the prelude, the merge and
+ * the file, made ahead and named only when complete. */
 #include "flight/dump.h"
 #include "perfdata/data.h"
 #include "util/event.h"

@@ -1,3 +1,5 @@
+/* A flight-recorder dump: the capture buffers it keeps from dump to dump,
+ * its options and counts, and the steps from capture to a complete file. */
 #ifndef PERF_DUMP_H
 #define PERF_DUMP_H
 

@@ -1,3 +1,5 @@
+/* --history: the records drained from the forward rings, kept in user
+ * memory as zstd chunks per ring, bounded by size. */
 #ifndef PERF_HISTORY_H
 #define PERF_HISTORY_H
 

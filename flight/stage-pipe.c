@@ -1,3 +1,5 @@
+/* The stage pipe's thread: writes the stages a dump's merge fills to the
+ * file, while the merge fills the next. */
 #include "flight/stage-pipe.h"
 #include "perfdata/data.h"
 #include "lib/thread.h"

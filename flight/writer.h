@@ -6,7 +6,8 @@
 #include <pthread.h>
 
 /* What the writer does with a job; it knows a job only as a pointer it
- * hands to these. All but ready() run on the writer's thread. */
+ * hands to these. They run on the writer's thread, but for ready() at
+ * writer__warm(). */
 struct writer_ops {
 	/* Runs a submitted job; its outcome stays in the job. */
 	void (*run)(void *job);

@@ -1,3 +1,5 @@
+/* Copies whose stores bypass the caches: big captures, and records a
+ * thread on another CPU reads next. */
 #ifndef PERF_MEMCPY_STREAM_H
 #define PERF_MEMCPY_STREAM_H
 

@@ -1,3 +1,5 @@
+/* Tracepoints through libtracefs and libtraceevent: their ids, glob
+ * matches, and the TRACING_DATA feature that describes them. */
 #include "util/tp.h"
 #include "lib/id-hash.h"
 
