@@ -18,8 +18,7 @@
 /* the staging buffer of the write: a few times the largest record, small
  * enough to stay in the last-level cache between the copy and the write,
  * and big enough that stages change hands seldom: each hand-over can wake
- * an idle CPU, tens of microseconds in a VM (256K stages of a 64 MB dump
- * spent 13 ms waiting on those here; 1 MB ones cut the dump by a quarter) */
+ * an idle CPU, which is slow in a VM */
 #define STAGE_BYTES (1U << 20)
 /* records published after a ring's copy but stamped before it (in flight
  * on another CPU) are microseconds old: leave this much to the next dump */
@@ -423,8 +422,8 @@ static int dump__merge(struct dump *d, struct dso_hits *hits)
 			}
 			/* the pipe's thread reads the stage on another CPU:
 			 * stores that skip the caches take no line back from
-			 * it (16-18 ms a 2 x 32 MB dump's merge, where cached
-			 * stores took 15 or, in a dump out of two, 55-90) */
+			 * it, and so cost the same whichever CPUs the two
+			 * threads are on */
 			memcpy_stream_record(stage + used, h, h->size);
 			used += h->size;
 		}
@@ -441,10 +440,9 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 	int err, werr;
 
 	/* The build ids' model reads every stage once more, on whichever
-	 * side has less to do. Writing into the page cache, the pipe does
-	 * (profiled over 2 x 32 MB tracepoint dumps: the merge side 28 ms of
-	 * CPU, 5.5 of them the model's, the pipe 16 with the room asked for
-	 * first); compressing with -z, the merge does. */
+	 * side has less to do: writing into the page cache, the pipe
+	 * (the merge's side is the busier one); compressing with -z, the
+	 * merge. */
 	int pipe_feeds = !d->opts.comp_level;
 
 	stage_pipe__start(&d->pipe, out, pipe_feeds);

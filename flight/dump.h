@@ -129,8 +129,8 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 		  u64 trigger_ns);
 /* Readies the next dump: opens its file in path's directory, unless it
  * is open (it waits in d->ahead for that dump), and makes its features
- * that do not depend on the dump (the machine's, read from sysfs: 1.3 ms
- * a dump here), as the machine is now. 0 or -errno of the file, kept in
+ * that do not depend on the dump (the machine's, read from sysfs: too
+ * slow to read at each dump), as the machine is now. 0 or -errno of the file, kept in
  * d->ahead_err too (the dump reports it); features that could not be
  * made are made by the dump. */
 int dump__ready_next(struct dump *d, const char *path);
