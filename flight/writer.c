@@ -47,7 +47,7 @@ static void *writer__thread(void *arg)
 			clock_gettime(CLOCK_MONOTONIC, &until);
 			until.tv_sec += REFRESH_S;
 			if (pthread_cond_timedwait(&w->cond, &w->lock, &until) == ETIMEDOUT)
-				w->warm_due = 1;	/* read it through again */
+				w->warm_due = 1;	/* do it again */
 		}
 		if (w->quit)
 			break;
@@ -81,7 +81,7 @@ static void *writer__thread(void *arg)
 		w->warming = 1;
 		__atomic_store_n(&w->hurry, 0, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&w->lock);
-		/* a failure costs the next job its speed; the job says so */
+		/* what the work ahead fails at, the owner hears of from it */
 		w->ops->ahead(warm, &w->hurry);
 		pthread_mutex_lock(&w->lock);
 		w->warming = 0;
