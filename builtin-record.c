@@ -559,7 +559,7 @@ static int record__setup_dumps(struct record *rec)
 		snprintf(rec->err, sizeof(rec->err), "capture buffers: %s", strerror(errno));
 		return err;
 	}
-	err = writer__start(&rec->writer);
+	err = writer__start(&rec->writer, &dump__writer_ops);
 	if (err) {
 		snprintf(rec->err, sizeof(rec->err), "dump writer: %s", strerror(-err));
 		return err;

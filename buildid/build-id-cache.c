@@ -1,5 +1,6 @@
 /* The build-id cache's layout, as perf's: DIR/NAME/HEX/{elf,kallsyms,vdso}
  * and DIR/.build-id/XX/REST -> ../../NAME/HEX. */
+#include "buildid/build-id-cache.h"
 #include "buildid/build-id.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* Build ids read from ELF notes (files, the kernel, modules, the vdso),
+ * and where the build-id cache is. */
 #include "buildid/build-id.h"
 #include "lib/buf.h"
 

@@ -1,3 +1,5 @@
+/* Build ids: the NT_GNU_BUILD_ID note of a file, the kernel, a module or
+ * the vdso, and the build-id cache's directory. */
 #ifndef PERF_BUILD_ID_H
 #define PERF_BUILD_ID_H
 
@@ -27,27 +29,5 @@ void build_id__hex(const u8 *bid, int len, char out[2 * BUILD_ID_SIZE + 1]);
 /* The cache directory: dir if given, else $PERF_BUILDID_DIR, else
  * $HOME/.debug. Malloc'd (the caller frees), NULL with errno set. */
 char *build_id_cache__dir(const char *dir);
-
-/* 1 when the cache at dir has the object name with build id bid (through
- * its .build-id link), else 0: what need not be read again. */
-int build_id_cache__has(const char *dir, const char *name, const u8 *bid, int len);
-
-/* What build_id_cache__add() copies: a file (fd open on it, so that a
- * binary deleted since it was mapped is still found), or the bytes given
- * (kallsyms, a vdso image). */
-struct cache_src {
-	int fd;			/* -1: use data/len */
-	const void *data;
-	size_t len;
-};
-
-/* Puts one object into the cache at dir the way perf's cache lays it out:
- * DIR/NAME/HEX/FILE (FILE "elf", "kallsyms" or "vdso" by name), and the
- * link DIR/.build-id/XX/REST -> ../../NAME/HEX. An entry already there is
- * left as it is. A file copied from an fd keeps its mode (0755 at most),
- * the rest is 0600. max: the biggest file copied (bigger: -EFBIG). 0 or
- * -errno; a partial copy is removed. */
-int build_id_cache__add(const char *dir, const char *name, const u8 *bid, int len,
-			const struct cache_src *src, u64 max);
 
 #endif

@@ -1,5 +1,8 @@
 /* The hit DSOs of a finished file into the build-id cache. */
+#include "buildid/dso-cache.h"
 #include "buildid/dso-hits.h"
+#include "buildid/dso-hits-internal.h"
+#include "buildid/build-id-cache.h"
 #include "buildid/build-id.h"
 
 #include <errno.h>

@@ -1,5 +1,7 @@
 /* The BUILD_ID feature's body from the DSO model. */
+#include "buildid/dso-hits-feature.h"
 #include "buildid/dso-hits.h"
+#include "buildid/dso-hits-internal.h"
 #include "buildid/build-id.h"
 
 #include <stdio.h>

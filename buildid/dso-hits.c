@@ -2,6 +2,7 @@
  * the file's own records, as the stock perf works it out after recording
  * by reading the file back, but without the second pass. */
 #include "buildid/dso-hits.h"
+#include "buildid/dso-hits-internal.h"
 #include "buildid/build-id.h"
 #include "util/evlist.h"
 #include "util/evsel.h"

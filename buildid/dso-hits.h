@@ -1,3 +1,5 @@
+/* The DSOs of a perf.data being written, and the address-space model that
+ * says which of them its samples hit. */
 #ifndef PERF_DSO_HITS_H
 #define PERF_DSO_HITS_H
 
@@ -80,32 +82,10 @@ void dso_hits__feed(struct dso_hits *s, const struct iovec *iov, int iovcnt);
 /* The round is complete (FINISHED_ROUND, or the file's end): its maps are
  * all known now, samples that waited for them are looked up again. */
 void dso_hits__end_round(struct dso_hits *s);
-/* The BUILD_ID feature's body (util/dso-hits-feature.c): one build_id_event per DSO hit (and the
- * vdso, and every DSO with --buildid-all) that has a build id, kernel and
- * modules first, as perf writes it. Build ids the records did not carry
- * are read from the files now. 0 or -ENOMEM. */
-int dso_hits__write_feature(struct dso_hits *s, struct buf *b);
-/* Whether dso goes into the BUILD_ID feature and so into the cache. */
-int dso_hits__wanted(const struct dso_hits *s, const struct hit_dso *d);
 
-/* Puts every wanted DSO into the build-id cache at dir (kallsyms for the
- * kernel, the vdso image, the files: from the fd held open if any).
- * max: the biggest file copied. Counts what went in and what could not
- * (unreadable, deleted, too big, disk full) in st. */
-struct dso_hits_cache_stats {
-	u64 added, unreadable, too_big, failed;
-	int last_err;
-	char last_name[256];
-};
-void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct dso_hits_cache_stats *st);
-/* One line on stderr when something of file's could not go into the cache;
- * with quiet (-q) only when a copy failed (a full disk), not for binaries
- * gone or too big. */
-void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file,
-				  int quiet);
-
-/* The biggest binary copied into the cache: a bound on the time and the
- * disk a recording's end or a dump's writer spends on it. */
-#define DSO_CACHE_MAX (512ULL << 20)
+/* The module's other parts, with their own headers: the BUILD_ID
+ * feature's body and the filling of the build-id cache. */
+#include "buildid/dso-hits-feature.h"
+#include "buildid/dso-cache.h"
 
 #endif

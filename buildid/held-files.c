@@ -1,5 +1,8 @@
+/* The flight recorder's binaries held open from their MMAP2 on, so that a
+ * deleted binary still reaches the build-id cache. */
 #include "buildid/held-files.h"
 #include "buildid/dso-hits.h"
+#include "buildid/dso-hits-internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,5 @@
+/* Binaries held open for the flight recorder, so that a binary deleted
+ * before a dump still goes into the build-id cache. */
 #ifndef PERF_HELD_FILES_H
 #define PERF_HELD_FILES_H
 

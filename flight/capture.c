@@ -1,3 +1,5 @@
+/* The capture crew: one thread per ring, pinned to the ring's CPU, that
+ * copies and then indexes its ring at a dump and sleeps between dumps. */
 #include "flight/capture.h"
 #include "lib/thread.h"
 

@@ -1,3 +1,5 @@
+/* The capture crew, which copies and indexes every backward ring of a dump
+ * at once, each on the ring's own CPU. */
 #ifndef PERF_CAPTURE_H
 #define PERF_CAPTURE_H
 

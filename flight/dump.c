@@ -1,3 +1,6 @@
+/* A flight-recorder dump from end to end: the capture of the rings (or the
+ * history), then the trim to a common window, the prelude, the merge and
+ * the file, made ahead and named only when complete. */
 #include "flight/dump.h"
 #include "perfdata/data.h"
 #include "util/event.h"
@@ -5,6 +8,7 @@
 #include "buildid/held-files.h"
 #include "lib/memcpy-stream.h"
 #include "flight/tracking.h"
+#include "flight/writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -14,8 +18,7 @@
 /* the staging buffer of the write: a few times the largest record, small
  * enough to stay in the last-level cache between the copy and the write,
  * and big enough that stages change hands seldom: each hand-over can wake
- * an idle CPU, tens of microseconds in a VM (256K stages of a 64 MB dump
- * spent 13 ms waiting on those here; 1 MB ones cut the dump by a quarter) */
+ * an idle CPU, which is slow in a VM */
 #define STAGE_BYTES (1U << 20)
 /* records published after a ring's copy but stamped before it (in flight
  * on another CPU) are microseconds old: leave this much to the next dump */
@@ -419,8 +422,8 @@ static int dump__merge(struct dump *d, struct dso_hits *hits)
 			}
 			/* the pipe's thread reads the stage on another CPU:
 			 * stores that skip the caches take no line back from
-			 * it (16-18 ms a 2 x 32 MB dump's merge, where cached
-			 * stores took 15 or, in a dump out of two, 55-90) */
+			 * it, and so cost the same whichever CPUs the two
+			 * threads are on */
 			memcpy_stream_record(stage + used, h, h->size);
 			used += h->size;
 		}
@@ -437,10 +440,9 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 	int err, werr;
 
 	/* The build ids' model reads every stage once more, on whichever
-	 * side has less to do. Writing into the page cache, the pipe does
-	 * (profiled over 2 x 32 MB tracepoint dumps: the merge side 28 ms of
-	 * CPU, 5.5 of them the model's, the pipe 16 with the room asked for
-	 * first); compressing with -z, the merge does. */
+	 * side has less to do: writing into the page cache, the pipe
+	 * (the merge's side is the busier one); compressing with -z, the
+	 * merge. */
 	int pipe_feeds = !d->opts.comp_level;
 
 	stage_pipe__start(&d->pipe, out, pipe_feeds);
@@ -584,3 +586,37 @@ out:
 	d->write_ns = now_ns() - d->captured_ns;
 	return d->err;
 }
+
+/* The writer's operations: the writer runs a dump, readies the next one's
+ * file and makes it ahead, knowing nothing of dumps. */
+static void dump__writer_run(void *job)
+{
+	dump__write(job);	/* the outcome is in the dump: d->err */
+}
+
+/* After a dump the next file is opened before the dump is done: a session
+ * holds as many fds after a dump as before. */
+static void dump__writer_ready(void *job, const void *path)
+{
+	(void)dump__ready_next(job, path);	/* the dump reports d->ahead_err */
+}
+
+/* A failure costs the next dump its speed; the dump says so. */
+static void dump__writer_ahead(void *job, const int *stop)
+{
+	(void)dump__warm(job, stop);
+}
+
+/* Only a file made ahead is worth reading again: not with -z, -r or a
+ * making refused. */
+static int dump__writer_ahead_again(const void *job)
+{
+	return dump__ahead_made(job);
+}
+
+const struct writer_ops dump__writer_ops = {
+	.run = dump__writer_run,
+	.ready = dump__writer_ready,
+	.ahead = dump__writer_ahead,
+	.ahead_again = dump__writer_ahead_again,
+};

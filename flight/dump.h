@@ -1,3 +1,5 @@
+/* A flight-recorder dump: the capture buffers it keeps from dump to dump,
+ * its options and counts, and the steps from capture to a complete file. */
 #ifndef PERF_DUMP_H
 #define PERF_DUMP_H
 
@@ -15,6 +17,7 @@
 
 struct evlist;
 struct tracking;
+struct writer_ops;
 
 struct dump_opts {
 	int keep_all;		/* --dump-window=all: no common-window trim */
@@ -126,8 +129,8 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 		  u64 trigger_ns);
 /* Readies the next dump: opens its file in path's directory, unless it
  * is open (it waits in d->ahead for that dump), and makes its features
- * that do not depend on the dump (the machine's, read from sysfs: 1.3 ms
- * a dump here), as the machine is now. 0 or -errno of the file, kept in
+ * that do not depend on the dump (the machine's, read from sysfs: too
+ * slow to read at each dump), as the machine is now. 0 or -errno of the file, kept in
  * d->ahead_err too (the dump reports it); features that could not be
  * made are made by the dump. */
 int dump__ready_next(struct dump *d, const char *path);
@@ -149,5 +152,8 @@ int dump__ahead_made(const struct dump *d);
  * sample and no file was written, -errno with d->errbuf), d->st,
  * d->placed, d->last_sample_time; returns d->err. */
 int dump__write(struct dump *d);
+/* For writer__start(): the writer writes a dump (dump__write()), readies
+ * the next (dump__ready_next()) and makes its file ahead (dump__warm()). */
+extern const struct writer_ops dump__writer_ops;
 
 #endif

@@ -1,3 +1,5 @@
+/* Reads one ring's share of a history take back a chunk at a time, for a
+ * dump's merge. */
 #include "flight/history-stream.h"
 
 #include <string.h>

@@ -1,3 +1,5 @@
+/* One ring's share of a --history take, decompressed a piece at a time
+ * as a dump's merge needs it. */
 #ifndef PERF_HISTORY_STREAM_H
 #define PERF_HISTORY_STREAM_H
 

@@ -71,9 +71,8 @@ struct history *history__new(int nr_slots, u64 size, int level)
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_compressionLevel, level)))
 		goto fail;
 	/* level 1's hash table is sized for bigger inputs than a chunk: with
-	 * 2K entries rather than its 8K, 1 MB chunks of perf records compress
-	 * 4-7% faster and 2-10% smaller (measured on close() tracepoints and
-	 * cpu-clock -g here) */
+	 * 2K entries rather than its 8K, chunks of perf records compress
+	 * faster and smaller */
 	if (level == 1 && ZSTD_isError(ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_hashLog, 11)))
 		goto fail;
 	/* one spare per slot: rings fill at much the same pace, and a slot

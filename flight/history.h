@@ -1,3 +1,5 @@
+/* --history: the records drained from the forward rings, kept in user
+ * memory as zstd chunks per ring, bounded by size. */
 #ifndef PERF_HISTORY_H
 #define PERF_HISTORY_H
 
@@ -5,7 +7,7 @@
 #include <pthread.h>
 #include "lib/buf.h"
 
-/* A flight recorder's history in user memory (issue 12's design): the
+/* A flight recorder's history in user memory: the
  * records drained from each CPU's forward ring, in that ring's order, kept
  * as independent zstd frames ("chunks") per slot (a ring). User memory is
  * neither pinned nor capped by perf_event_mlock_kb, and perf records
@@ -18,8 +20,8 @@
  * compressor thread, which makes it a chunk, and the slot goes on in a
  * spare buffer. The drain that feeds the history runs on the recorder's
  * loop, where every millisecond is a millisecond the kernel's rings fill
- * unread: it only copies, and zstd (60% of the recorder's time when it ran
- * inline) runs beside it. A slot waits for the compressor only when every
+ * unread: it only copies, and zstd (most of the recorder's time when it
+ * ran inline) runs beside it. A slot waits for the compressor only when every
  * spare is queued, which bounds the memory, and only briefly: then the
  * drain stops, leaves the rest in the kernel's ring, and the loop reads
  * its signals before it comes back.

@@ -1,3 +1,5 @@
+/* The k-way merge of time-ordered record streams, a slice of time at a
+ * time, and the stable sort of unsorted records by time. */
 #include "flight/merge.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* Puts the records of many rings into one time order: a merge of sorted
+ * streams, and a sort of unsorted records by time. */
 #ifndef PERF_MERGE_H
 #define PERF_MERGE_H
 

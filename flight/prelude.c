@@ -1,3 +1,5 @@
+/* Selects a dump's prelude: the tracking records of the tasks its samples
+ * refer to and of their ancestors, in time order. */
 #include "flight/prelude.h"
 #include "util/event.h"
 

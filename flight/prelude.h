@@ -1,3 +1,5 @@
+/* A dump's prelude: the tracking records its samples need, selected from
+ * the tracking log and the forward rings. */
 #ifndef PERF_PRELUDE_H
 #define PERF_PRELUDE_H
 

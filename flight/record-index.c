@@ -1,3 +1,5 @@
+/* Indexes a buffer of records: each complete record's offset and time,
+ * and the samples' tasks and losses, in one walk. */
 #include "flight/record-index.h"
 #include "util/event.h"
 

@@ -1,3 +1,5 @@
+/* The index of a buffer's complete records (offsets, times, tasks,
+ * losses), made in one walk so that nobody walks the records again. */
 #ifndef PERF_RECORD_INDEX_H
 #define PERF_RECORD_INDEX_H
 

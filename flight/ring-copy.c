@@ -1,3 +1,5 @@
+/* Captures a backward ring: copies it, or with twins reads it where it
+ * stands, then keeps only the complete records new since the last dump. */
 #include "flight/ring-copy.h"
 #include "util/event.h"
 

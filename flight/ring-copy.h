@@ -1,3 +1,5 @@
+/* A backward ring and its capture: the buffer a dump reads it from, and
+ * what the capture found in it. */
 #ifndef PERF_RING_COPY_H
 #define PERF_RING_COPY_H
 

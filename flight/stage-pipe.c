@@ -1,3 +1,5 @@
+/* The stage pipe's thread: writes the stages a dump's merge fills to the
+ * file, while the merge fills the next. */
 #include "flight/stage-pipe.h"
 #include "perfdata/data.h"
 #include "lib/thread.h"
@@ -50,7 +52,7 @@ int stage_pipe__init(struct stage_pipe *p, size_t size)
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->filled, NULL);
 	pthread_cond_init(&p->freed, NULL);
-	/* faulted in now: the first dump's merge paid ~1000 faults here */
+	/* faulted in now, not by the first dump's merge */
 	for (int i = 0; i < STAGE_PIPE_DEPTH; i++) {
 		p->buf[i] = mmap_faulted(size);
 		if (!p->buf[i])
@@ -64,16 +66,14 @@ int stage_pipe__init(struct stage_pipe *p, size_t size)
 }
 
 /* Keeps the thread and the merge (the caller) on CPUs of their own, for
- * one dump. Woken at every stage, the thread was woken onto the waker's
- * CPU (measured here: 384 of 387 switches on CPU 0, CPU 1 idle), where it
- * preempts the merge: the two took turns instead of working side by
- * side. Keeping the thread off the caller's CPU was not enough: the
- * caller, free to move, went over to the thread's CPU in a dump out of
- * four or so (a sched_switch trace: both on CPU 1, CPU 0 idle, the merge
- * 24 ms where it takes 15). So the caller stays on its CPU and the thread
- * gets the others; both get their CPUs back at the dump's end. Best
- * effort: with one CPU allowed, or none known, they go where the
- * scheduler puts them. */
+ * one dump. Woken at every stage, the thread is woken onto the waker's
+ * CPU, nearly always, where it preempts the merge: the two take turns
+ * instead of working side by side. Keeping the thread off the caller's
+ * CPU is not enough: the caller, free to move, goes over to the thread's
+ * CPU now and then, the other CPU idle. So the caller stays on its CPU
+ * and the thread gets the others; both get their CPUs back at the dump's
+ * end. Best effort: with one CPU allowed, or none known, they go where
+ * the scheduler puts them. */
 static void stage_pipe__spread(struct stage_pipe *p)
 {
 	cpu_set_t others, here;

@@ -1,3 +1,5 @@
+/* The stage pipe: a dump's merged records go to the file a buffer at a
+ * time, written by a thread of their own. */
 #ifndef PERF_STAGE_PIPE_H
 #define PERF_STAGE_PIPE_H
 

@@ -1,3 +1,5 @@
+/* The tracking log: the raw COMM, MMAP2, FORK, EXIT... records kept for
+ * dumps, pruned of exited tasks and bounded by its cap. */
 #include "flight/tracking.h"
 #include "util/event.h"
 #include "buildid/held-files.h"

@@ -1,3 +1,5 @@
+/* The tracking log: the records that name tasks and maps, kept so that any
+ * dump's samples can be resolved, exited tasks included. */
 #ifndef PERF_TRACKING_H
 #define PERF_TRACKING_H
 

@@ -1,3 +1,5 @@
+/* The delay and the rate limit between a trigger and its switch, and the
+ * parsing of their options. */
 #include "flight/trigger.h"
 
 #include <ctype.h>

@@ -1,3 +1,5 @@
+/* What stands between a trigger and its switch: --switch-output-delay and
+ * --switch-output-max-rate. */
 #ifndef PERF_TRIGGER_H
 #define PERF_TRIGGER_H
 

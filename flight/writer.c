@@ -1,5 +1,6 @@
+/* The writer's thread: one job at a time, handed over and reaped through
+ * an eventfd, and the owner's work ahead while idle, redone now and then. */
 #include "flight/writer.h"
-#include "flight/dump.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -9,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Seconds between two readings of a file made ahead, while nothing else
- * is to do: clean page cache is the first memory the kernel takes back,
- * and a DAMON pageout scheme here takes page cache idle for a minute (a
- * file made ahead: 62 MB in the page cache, 27 three minutes later). */
+/* Seconds between two runs of the work ahead, while nothing else is to
+ * do: what it makes (a file in the page cache) is clean page cache, the
+ * first memory the kernel takes back, and a pageout scheme such as
+ * DAMON's takes page cache once idle for a minute. */
 #define REFRESH_S 20
 
 static int writer__has_job(const struct writer *w)
@@ -37,51 +38,51 @@ static void *writer__thread(void *arg)
 		while (!w->quit && !writer__has_job(w) && !w->warm_due) {
 			struct timespec until;
 
-			/* only a file made ahead is worth a timer: not with
-			 * -z, -r or a making refused */
-			if (!w->warm_dump || !dump__ahead_made(w->warm_dump)) {
+			/* only work ahead that made something is worth a
+			 * timer */
+			if (!w->warm_job || !w->ops->ahead_again(w->warm_job)) {
 				pthread_cond_wait(&w->cond, &w->lock);
 				continue;
 			}
 			clock_gettime(CLOCK_MONOTONIC, &until);
 			until.tv_sec += REFRESH_S;
 			if (pthread_cond_timedwait(&w->cond, &w->lock, &until) == ETIMEDOUT)
-				w->warm_due = 1;	/* read it through again */
+				w->warm_due = 1;	/* do it again */
 		}
 		if (w->quit)
 			break;
 		/* read under the lock: writer__wait() clears them */
-		struct dump *warm = w->warm_dump;
-		const char *path = w->warm_path;
+		void *warm = w->warm_job;
+		const void *arg = w->warm_arg;
 
 		if (writer__has_job(w)) {
-			struct dump *d = w->job;
+			void *job = w->job;
 
 			pthread_mutex_unlock(&w->lock);
-			dump__write(d);
-			/* the next file opened before the dump is done: a
-			 * session holds as many fds after a dump as before */
+			w->ops->run(job);
+			/* readied before the job is announced done: the
+			 * owner gets it back as ready as it handed it over */
 			if (warm)
-				(void)dump__ready_next(d, path);
+				w->ops->ready(job, arg);
 			pthread_mutex_lock(&w->lock);
 			w->done = 1;
-			w->warm_due = w->warm_dump != NULL;
+			w->warm_due = w->warm_job != NULL;
 			pthread_cond_broadcast(&w->cond);
 			/* cannot fail: one job at a time never fills the counter */
 			(void)eventfd_write(w->efd, 1);
 			continue;
 		}
 		w->warm_due = 0;
-		/* at real-time priority (-r) the making would take a CPU from
-		 * the workload for as long as it lasts: the dump's own burst
+		/* at real-time priority (-r) the work ahead would take a CPU
+		 * from the workload for as long as it lasts: a job's own burst
 		 * would not */
 		if (!warm || writer__realtime())
 			continue;
 		w->warming = 1;
 		__atomic_store_n(&w->hurry, 0, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&w->lock);
-		/* a failure costs the next dump its speed; the dump says so */
-		(void)dump__warm(warm, &w->hurry);
+		/* what the work ahead fails at, the owner hears of from it */
+		w->ops->ahead(warm, &w->hurry);
 		pthread_mutex_lock(&w->lock);
 		w->warming = 0;
 		pthread_cond_broadcast(&w->cond);
@@ -90,12 +91,13 @@ static void *writer__thread(void *arg)
 	return NULL;
 }
 
-int writer__start(struct writer *w)
+int writer__start(struct writer *w, const struct writer_ops *ops)
 {
 	pthread_condattr_t attr;
 	int err;
 
 	memset(w, 0, sizeof(*w));
+	w->ops = ops;
 	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->efd < 0)
 		return -errno;
@@ -130,15 +132,15 @@ void writer__stop(struct writer *w)
 	w->efd = -1;
 }
 
-void writer__warm(struct writer *w, struct dump *d, const char *path)
+void writer__warm(struct writer *w, void *job, const void *arg)
 {
 	if (!w->started)
 		return;
-	/* the thread touches d->ahead only once warm_dump is set */
-	(void)dump__ready_next(d, path);
+	/* the thread touches what ready() made only once warm_job is set */
+	w->ops->ready(job, arg);
 	pthread_mutex_lock(&w->lock);
-	w->warm_dump = d;
-	w->warm_path = path;
+	w->warm_job = job;
+	w->warm_arg = arg;
 	w->warm_due = 1;
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
@@ -149,39 +151,39 @@ void writer__hurry(struct writer *w)
 	__atomic_store_n(&w->hurry, 1, __ATOMIC_RELAXED);
 }
 
-void writer__submit(struct writer *w, struct dump *d)
+void writer__submit(struct writer *w, void *job)
 {
 	pthread_mutex_lock(&w->lock);
-	w->job = d;
+	w->job = job;
 	w->done = 0;
 	__atomic_store_n(&w->hurry, 1, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
 }
 
-struct dump *writer__reap(struct writer *w)
+void *writer__reap(struct writer *w)
 {
-	struct dump *d = NULL;
+	void *job = NULL;
 	eventfd_t v;
 
 	pthread_mutex_lock(&w->lock);
 	if (w->job && w->done) {
-		d = w->job;
+		job = w->job;
 		w->job = NULL;
 		w->done = 0;
 	}
 	pthread_mutex_unlock(&w->lock);
-	if (d)
+	if (job)
 		eventfd_read(w->efd, &v);	/* consumed with the job it announced */
-	return d;
+	return job;
 }
 
-struct dump *writer__wait(struct writer *w)
+void *writer__wait(struct writer *w)
 {
 	if (!w->started)
 		return NULL;
 	pthread_mutex_lock(&w->lock);
-	w->warm_dump = NULL;
+	w->warm_job = NULL;
 	w->warm_due = 0;
 	__atomic_store_n(&w->hurry, 1, __ATOMIC_RELAXED);
 	while (w->warming || writer__has_job(w))

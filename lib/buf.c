@@ -1,3 +1,4 @@
+/* The growable byte buffer with a sticky error. */
 #include "lib/buf.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* A growable byte buffer with a sticky error: append freely, check once. */
 #ifndef PERF_BUF_H
 #define PERF_BUF_H
 

@@ -1,3 +1,5 @@
+/* Hands the commands this perf does not implement over to the
+ * distribution's perf, never to itself. */
 #include "lib/exec-cmd.h"
 #include "lib/util.h"
 

@@ -1,3 +1,5 @@
+/* Hands the commands this perf does not implement over to the
+ * distribution's perf. */
 #ifndef PERF_EXEC_CMD_H
 #define PERF_EXEC_CMD_H
 

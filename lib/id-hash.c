@@ -1,3 +1,4 @@
+/* The salted open-addressing hash table from sample ids to their owners. */
 #include "lib/id-hash.h"
 
 #include <errno.h>

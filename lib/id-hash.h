@@ -1,3 +1,4 @@
+/* A hash table from sample ids to their owners (events). */
 #ifndef PERF_ID_HASH_H
 #define PERF_ID_HASH_H
 

@@ -1,3 +1,5 @@
+/* Copies with stores that bypass the caches (non-temporal on x86-64), for
+ * copies too big for them or read next by another CPU. */
 #include "lib/memcpy-stream.h"
 
 #include <stdint.h>

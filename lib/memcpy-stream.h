@@ -1,3 +1,5 @@
+/* Copies whose stores bypass the caches: big captures, and records a
+ * thread on another CPU reads next. */
 #ifndef PERF_MEMCPY_STREAM_H
 #define PERF_MEMCPY_STREAM_H
 
@@ -14,8 +16,8 @@ void *memcpy_stream(void *dst, const void *src, size_t n);
  * stores that bypass the caches, at any size: for a buffer filled record
  * by record that a thread on another CPU reads next (a dump's stages). A
  * cached store there must first take the line back from the reader's
- * cache, and in a VM whose CPUs sit far apart that cost the merge five
- * times its time. The stores are weakly ordered: memcpy_stream_fence()
+ * cache, which in a VM whose CPUs sit far apart can make the merge
+ * several times slower. The stores are weakly ordered: memcpy_stream_fence()
  * before the buffer is handed over. */
 void memcpy_stream_record(void *dst, const void *src, size_t n);
 void memcpy_stream_fence(void);

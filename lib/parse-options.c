@@ -1,3 +1,4 @@
+/* The table-driven command-line parser, with perf's option conventions. */
 #include "lib/parse-options.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* A table-driven command-line parser with perf's option conventions. */
 #ifndef PERF_PARSE_OPTIONS_H
 #define PERF_PARSE_OPTIONS_H
 

@@ -1,3 +1,4 @@
+/* Reads the value of one sysfs attribute file, as a string or a number. */
 #include "lib/sysfs.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* Reading sysfs attribute files: one value each, as a string or a number. */
 #ifndef PERF_SYSFS_H
 #define PERF_SYSFS_H
 

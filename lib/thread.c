@@ -1,3 +1,5 @@
+/* Starts the recorder's helper threads, which take no signals and are
+ * pinned where asked. */
 #include "lib/thread.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* Starting a helper thread that takes no signals, pinned to a CPU. */
 #ifndef PERF_THREAD_H
 #define PERF_THREAD_H
 

@@ -1,3 +1,5 @@
+/* Helpers that know nothing of perf: number, size and duration parsing,
+ * whole reads and writes, the clock, /proc fields, prefaulted memory. */
 #include "lib/util.h"
 
 #include <ctype.h>

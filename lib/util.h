@@ -1,3 +1,5 @@
+/* Small helpers that know nothing of perf: integer types, MIN/MAX,
+ * parsing, whole reads and writes, the clock. */
 #ifndef PERF_UTIL_H
 #define PERF_UTIL_H
 

@@ -1,3 +1,5 @@
+/* The BPF programs a recording saw load, kept as the BPF_PROG_INFO and
+ * BPF_BTF features describe them, and their synthesized records. */
 #ifndef PERF_BPF_EVENT_H
 #define PERF_BPF_EVENT_H
 

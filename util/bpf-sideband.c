@@ -1,3 +1,5 @@
+/* The BPF side band: a dummy event per CPU that sees only BPF loads, read
+ * as soon as a record comes, so a short-lived program is described. */
 #include "util/bpf-sideband.h"
 #include "util/bpf-event.h"
 #include "util/cpumap.h"

@@ -1,3 +1,5 @@
+/* The BPF side band: rings that wake the loop on every BPF program load,
+ * so that its info is read before it unloads. */
 #ifndef PERF_BPF_SIDEBAND_H
 #define PERF_BPF_SIDEBAND_H
 

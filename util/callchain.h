@@ -1,3 +1,5 @@
+/* --call-graph: how user stacks are recorded (frame pointers or dwarf),
+ * and the registers a dwarf unwinder needs. */
 #ifndef PERF_CALLCHAIN_H
 #define PERF_CALLCHAIN_H
 

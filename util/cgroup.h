@@ -1,3 +1,5 @@
+/* Cgroups: -G (events counted in a cgroup) and --all-cgroups (the CGROUP
+ * records of the cgroups that exist). */
 #ifndef PERF_CGROUP_H
 #define PERF_CGROUP_H
 

@@ -1,3 +1,5 @@
+/* CPU and thread lists: parsed from the command line, read from sysfs
+ * and /proc, shared by reference count. */
 #include "util/cpumap.h"
 #include "lib/util.h"
 

@@ -1,3 +1,5 @@
+/* The CPUs and the threads a session's events watch, as shared,
+ * reference-counted lists. */
 #ifndef PERF_CPUMAP_H
 #define PERF_CPUMAP_H
 

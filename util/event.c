@@ -1,3 +1,5 @@
+/* Records this perf builds (with their sample_id trailer) and reads: the
+ * trailer's fields, a record's time, its type's name. */
 #include "util/event.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* The records of the kernel's ring and of perf.data: perf's own record
+ * types, the sample_id trailer, and how to build and read them. */
 #ifndef PERF_EVENT_H
 #define PERF_EVENT_H
 

@@ -1,3 +1,5 @@
+/* A session's events: opening them on every CPU and thread, their rings,
+ * enabling, disabling, and switching sampling to the twins. */
 #include "util/evlist.h"
 #include "util/cpumap.h"
 

@@ -1,3 +1,5 @@
+/* The events of one session, the CPUs and threads they watch, and their
+ * forward and backward rings. */
 #ifndef PERF_EVLIST_H
 #define PERF_EVLIST_H
 

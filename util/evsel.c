@@ -1,3 +1,5 @@
+/* One event: perf_event_open() on every CPU and thread, with perf's
+ * fallbacks and its messages when the kernel refuses. */
 #include "util/evsel.h"
 #include "lib/buf.h"
 #include "util/cpumap.h"

@@ -1,3 +1,4 @@
+/* One event as the user asked for it, and once opened its fds and ids. */
 #ifndef PERF_EVSEL_H
 #define PERF_EVSEL_H
 

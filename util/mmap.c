@@ -1,3 +1,5 @@
+/* A perf ring buffer: mapping it, and reading its records in place or
+ * copying them out, across the end of the data area. */
 #include "util/mmap.h"
 #include "lib/memcpy-stream.h"
 #include "util/event.h"

@@ -1,3 +1,5 @@
+/* A perf ring buffer (a control page and its data pages), forward or
+ * backward, and the reading of its records. */
 #ifndef PERF_MMAP_H
 #define PERF_MMAP_H
 

@@ -1,3 +1,5 @@
+/* The -e parser: hardware, software and tracepoint events with their
+ * terms, modifiers and groups, and --filter. */
 #include "util/parse-events.h"
 #include "util/evlist.h"
 #include "util/tp.h"

@@ -1,3 +1,5 @@
+/* The -e event syntax, --filter and --exclude-perf, into a session's
+ * events. */
 #ifndef PERF_PARSE_EVENTS_H
 #define PERF_PARSE_EVENTS_H
 

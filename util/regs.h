@@ -1,3 +1,5 @@
+/* Register names for -I/--intr-regs and --user-regs, and their sample
+ * masks on this architecture. */
 #ifndef PERF_REGS_H
 #define PERF_REGS_H
 

@@ -1,3 +1,5 @@
+/* What is recorded: the target options settled as perf settles them, and
+ * the workload, forked and held until the recording starts. */
 #include "util/target.h"
 
 #include "lib/util.h"

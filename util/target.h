@@ -1,3 +1,5 @@
+/* What is recorded (a workload, tasks, CPUs or a user's tasks), and the
+ * workload we start. */
 #ifndef PERF_TARGET_H
 #define PERF_TARGET_H
 

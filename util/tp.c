@@ -1,3 +1,5 @@
+/* Tracepoints through libtracefs and libtraceevent: their ids, glob
+ * matches, and the TRACING_DATA feature that describes them. */
 #include "util/tp.h"
 #include "lib/id-hash.h"
 
@@ -487,85 +489,124 @@ static int tp__format_parses(const char *fmt, size_t n, const char *sys)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids)
+/* The blob's preamble: magic, version, long and page sizes (set on tep),
+ * then header_page (parsed) and header_event (skipped). The version
+ * string, NULL when malformed. */
+static const char *tp__td_header(struct cursor *c, struct tep_handle *tep)
 {
-	struct cursor c = { blob, (const char *)blob + len, 0 };
-	struct tep_handle *tep = tep_alloc();
-	const char *magic, *version, *sys;
-	u32 count, nsys, page_size;
-	int ok;
+	const char *magic, *version;
+	u32 page_size;
 	u8 long_size;
 	char *s;
 	u64 n;
 
-	if (!tep)
-		return NULL;
-	magic = cur_take(&c, 10);
+	magic = cur_take(c, 10);
 	if (!magic || memcmp(magic, "\027\010\104tracing", 10))
-		goto bad;
-	version = cur_str(&c);
-	if (!version || cur_uint(&c, 1) != 0)
-		goto bad;
-	long_size = cur_uint(&c, 1);
-	page_size = cur_uint(&c, 4);
+		return NULL;
+	version = cur_str(c);
+	if (!version || cur_uint(c, 1) != 0)
+		return NULL;
+	long_size = cur_uint(c, 1);
+	page_size = cur_uint(c, 4);
 	if ((long_size != 4 && long_size != 8) || !page_size || (page_size & (page_size - 1)))
-		goto bad;
+		return NULL;
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, long_size);
 	tep_set_page_size(tep, page_size);
 
-	if (!(s = (char *)cur_str(&c)) || strcmp(s, "header_page"))
-		goto bad;
-	n = cur_uint(&c, 8);
-	s = cur_dup(&c, n);
+	if (!(s = (char *)cur_str(c)) || strcmp(s, "header_page"))
+		return NULL;
+	n = cur_uint(c, 8);
+	s = cur_dup(c, n);
 	if (!s)
-		goto bad;
+		return NULL;
 	tep_parse_header_page(tep, s, n, long_size);
 	free(s);
-	if (!(s = (char *)cur_str(&c)) || strcmp(s, "header_event"))
-		goto bad;
-	cur_take(&c, cur_uint(&c, 8));
+	if (!(s = (char *)cur_str(c)) || strcmp(s, "header_event"))
+		return NULL;
+	cur_take(c, cur_uint(c, 8));
+	return version;
+}
 
-	count = cur_uint(&c, 4);
-	for (u32 i = 0; i < count && !c.bad; i++)
-		cur_take(&c, cur_uint(&c, 8));
-	nsys = cur_uint(&c, 4);
-	for (u32 i = 0; i < nsys && !c.bad; i++) {
-		sys = cur_str(&c);
-		count = cur_uint(&c, 4);
-		for (u32 j = 0; j < count && !c.bad; j++) {
-			n = cur_uint(&c, 8);
-			s = cur_dup(&c, n);
-			if (!s)
-				goto bad;
-			/* a bad format leaves its event out: its samples are not
-			 * decoded; the event counts as described if libtraceevent
-			 * (so the stock perf) would still take it */
-			ok = tp__format_ok(s, n);
-			if (ok)
-				tep_parse_event(tep, s, n, sys);
-			if (ids && (ok || tp__format_parses(s, n, sys)) &&
-			    id_hash__add(ids, tp__format_id(s), tep)) {
-				free(s);
-				goto bad;
-			}
-			free(s);
+/* One event format of system sys: parsed into tep when safe, its id into
+ * ids (if not NULL). 0, or -1 when it cannot be read or kept. */
+static int tp__td_event(struct cursor *c, struct tep_handle *tep, const char *sys,
+			struct id_hash *ids)
+{
+	u64 n = cur_uint(c, 8);
+	char *s = cur_dup(c, n);
+	int ok, err = 0;
+
+	if (!s)
+		return -1;
+	/* a bad format leaves its event out: its samples are not decoded;
+	 * the event counts as described if libtraceevent (so the stock perf)
+	 * would still take it */
+	ok = tp__format_ok(s, n);
+	if (ok)
+		tep_parse_event(tep, s, n, sys);
+	if (ids && (ok || tp__format_parses(s, n, sys)) &&
+	    id_hash__add(ids, tp__format_id(s), tep))
+		err = -1;
+	free(s);
+	return err;
+}
+
+/* The ftrace formats (skipped), then every system's event formats. 0 or
+ * -1. */
+static int tp__td_events(struct cursor *c, struct tep_handle *tep, struct id_hash *ids)
+{
+	u32 count = cur_uint(c, 4), nsys;
+	const char *sys;
+
+	for (u32 i = 0; i < count && !c->bad; i++)
+		cur_take(c, cur_uint(c, 8));
+	nsys = cur_uint(c, 4);
+	for (u32 i = 0; i < nsys && !c->bad; i++) {
+		sys = cur_str(c);
+		count = cur_uint(c, 4);
+		for (u32 j = 0; j < count && !c->bad; j++) {
+			if (tp__td_event(c, tep, sys, ids))
+				return -1;
 		}
 	}
-	n = cur_uint(&c, 4);			/* kallsyms */
-	cur_take(&c, n);
-	n = cur_uint(&c, 4);
-	s = cur_dup(&c, n);
+	return 0;
+}
+
+/* kallsyms (skipped), the printk formats and, from version 0.6 on, the
+ * saved cmdlines: what cannot be read of the last two is left out. */
+static void tp__td_tail(struct cursor *c, struct tep_handle *tep, const char *version)
+{
+	u64 n = cur_uint(c, 4);			/* kallsyms */
+	char *s;
+
+	cur_take(c, n);
+	n = cur_uint(c, 4);
+	s = cur_dup(c, n);
 	if (s && n && !memchr(s, 0, n))
 		tep_parse_printk_formats(tep, tp__printk_filter(s));
 	free(s);
 	if (atof(version) >= 0.6) {
-		n = cur_uint(&c, 8);
-		s = cur_dup(&c, n);
+		n = cur_uint(c, 8);
+		s = cur_dup(c, n);
 		if (s && n && !memchr(s, 0, n))
 			tep_parse_saved_cmdlines(tep, s);
 		free(s);
 	}
+}
+
+struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids)
+{
+	struct cursor c = { blob, (const char *)blob + len, 0 };
+	struct tep_handle *tep = tep_alloc();
+	const char *version;
+
+	if (!tep)
+		return NULL;
+	version = tp__td_header(&c, tep);
+	if (!version || tp__td_events(&c, tep, ids))
+		goto bad;
+	tp__td_tail(&c, tep, version);
 	/* a section longer than its contents overlaps whatever follows */
 	if (c.bad || c.p != c.end)
 		goto bad;

@@ -1,3 +1,5 @@
+/* Tracepoints: tracefs, their ids, glob matching, and the TRACING_DATA
+ * feature. */
 #ifndef PERF_TP_H
 #define PERF_TP_H
 
