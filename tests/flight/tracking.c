@@ -1,17 +1,88 @@
-/* BPF programs: their records in the tracking log, and what
- * util/bpf-event.c makes of a loaded program. */
+/* The tracking log (flight/tracking.c): task records pruned once their
+ * task is gone, the cap's evictions, and BPF programs' records pruned
+ * once the program is unloaded. */
 #include "tests/tests.h"
-#include "util/bpf-event.h"
+#include "tests/hand-records.h"
 #include "util/event.h"
 #include "flight/tracking.h"
 
-#include <bpf/bpf.h>
-#include <errno.h>
+#include <linux/bpf.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+static int test_tracking(struct test_ctx *ctx)
+{
+	struct tracking t;
+	int pid10 = 0, pid20 = 0, n = 0;
+
+	(void)ctx;
+	tracking__init(&t, 0, ST);
+	put_task(&t, PERF_RECORD_FORK, 10, 10, 1);
+	put_task(&t, PERF_RECORD_COMM, 10, 10, 1);
+	put_task(&t, PERF_RECORD_COMM, 20, 20, 2);
+	put_task(&t, PERF_RECORD_COMM, 10, 11, 3);	/* a thread of 10 */
+	put_task(&t, PERF_RECORD_EXIT, 10, 11, 4);	/* the thread exits */
+	put_task(&t, PERF_RECORD_EXIT, 10, 10, 5);	/* then the process */
+	put_task(&t, PERF_RECORD_COMM, 10, 10, 7);	/* pid 10 reused */
+	TEST_ASSERT(t.nr_records == 7, "7 records");
+	tracking__prune(&t, 5);		/* exits before 5: only the thread goes */
+	TEST_ASSERT(t.nr_records == 5 && t.pruned_records == 2, "thread pruned: %llu left",
+		    (unsigned long long)t.nr_records);
+	tracking__prune(&t, 6);
+	tracking__for_each(&t, h) {
+		const u32 *p = (const u32 *)(h + 1);
+
+		n++;
+		pid10 += p[0] == 10;
+		pid20 += p[0] == 20;
+		TEST_ASSERT(p[0] != 10 || event__time(h, ST) == 7, "old pid 10 record kept");
+	}
+	TEST_ASSERT(n == 2 && pid10 == 1 && pid20 == 1 && t.nr_records == 2, "n %d", n);
+	/* a small pruned record before a big kept one: compaction moves the big
+	 * one over its own old header, which must not derail the walk */
+	put_task(&t, PERF_RECORD_EXIT, 40, 40, 8);
+	put_task_named(&t, PERF_RECORD_MMAP2, 50, 50, 9, "/a/rather/long/path/to/a/library/that/"
+		       "makes/this/record/much/bigger/than/the/exit/record/before/it.so");
+	tracking__prune(&t, 100);
+	TEST_ASSERT(t.nr_records == 3, "after pruning an EXIT before a big record: %llu",
+		    (unsigned long long)t.nr_records);
+	n = 0;
+	tracking__for_each(&t, h)
+		n += h->type == PERF_RECORD_MMAP2 && ((const u32 *)(h + 1))[0] == 50;
+	TEST_ASSERT(n == 1, "the big record survived the move intact");
+	/* the cap evicts the oldest, counted */
+	t.cap = 64;
+	for (int i = 0; i < 10; i++)
+		put_task(&t, PERF_RECORD_COMM, 30 + i, 30 + i, 10 + i);
+	tracking__prune(&t, 0);
+	TEST_ASSERT(t.log.len <= 64 && t.evicted_records > 0, "cap: %zu bytes, %llu evicted",
+		    t.log.len, (unsigned long long)t.evicted_records);
+	tracking__exit(&t);
+
+	/* over the cap a task's superseded names go first; the kernel's map
+	 * and a live task's maps and newest name stay */
+	tracking__init(&t, 0, ST);
+	put_task_named(&t, PERF_RECORD_MMAP2, (u32)-1, (u32)-1, 0, "[kernel.kallsyms]");
+	put_task_named(&t, PERF_RECORD_MMAP2, 60, 60, 1, "/usr/bin/live");
+	for (int i = 0; i < 100; i++)
+		put_task(&t, PERF_RECORD_COMM, 60, 60, 2 + i);
+	t.cap = 1024;
+	tracking__prune(&t, 0);
+	n = 0;
+	tracking__for_each(&t, h) {
+		const u32 *p = (const u32 *)(h + 1);
+
+		n++;
+		TEST_ASSERT(h->type != PERF_RECORD_COMM || event__time(h, ST) == 101,
+			    "a superseded COMM kept (time %llu)",
+			    (unsigned long long)event__time(h, ST));
+		TEST_ASSERT(h->type != PERF_RECORD_MMAP2 || p[0] == (u32)-1 || p[0] == 60, "maps");
+	}
+	TEST_ASSERT(n == 3 && t.evicted_records == 99, "kept %d: kernel map, map, newest name; "
+		    "%llu evicted", n, (unsigned long long)t.evicted_records);
+	tracking__exit(&t);
+	return TEST_OK;
+}
 
 static void put_ksym(struct tracking *t, u64 addr, int unreg, u64 time)
 {
@@ -57,10 +128,12 @@ static void times_of(struct tracking *t, u32 type, char *out, size_t sz)
 				      (unsigned long long)event__time(h, ST));
 }
 
-static int test_prune(void)
+static int test_prune(struct test_ctx *ctx)
 {
 	struct tracking t;
 	char got[128];
+
+	(void)ctx;
 
 	tracking__init(&t, 0, ST);
 	put_ksym(&t, 0xffffffffc0001000ULL, 0, 0);	/* loaded before recording */
@@ -126,104 +199,8 @@ static int test_prune(void)
 	return TEST_OK;
 }
 
-/* A program loaded here: bpf_progs__synthesize() names it as the kernel
- * does, and its BPF_PROG_INFO entry has every array inside its data. */
-static int test_synthesize(struct test_ctx *ctx)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	struct bpf_progs p;
-	struct bpf_prog_info info = { 0 };
-	struct buf out = { 0 };
-	u32 len = sizeof(info), count, info_len, data_len, id;
-	char want[64];
-	int fd, err, named = 0, loads = 0, found = 0;
-	size_t off;
-
-	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "frt_unit", "GPL", insns, 2, NULL);
-	if (fd < 0 && geteuid())
-		TEST_SKIP_BECAUSE(ctx, "loading a BPF program needs root: %s", strerror(-fd));
-	TEST_ASSERT(fd >= 0, "loading a BPF program: %s", strerror(-fd));
-	err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
-	if (err)
-		close(fd);
-	TEST_ASSERT(!err, "its info: %s", strerror(-err));
-	id = info.id;
-	off = snprintf(want, sizeof(want), "bpf_prog_");
-	for (int i = 0; i < BPF_TAG_SIZE; i++)
-		off += snprintf(want + off, sizeof(want) - off, "%02x", info.tag[i]);
-	snprintf(want + off, sizeof(want) - off, "_frt_unit");
-	bpf_progs__init(&p);
-	err = bpf_progs__synthesize(&p, &out, ST);
-	close(fd);
-	TEST_ASSERT(!err, "synthesize: %s", strerror(-err));
-	for (off = 0; off + sizeof(struct perf_event_header) <= out.len;) {
-		const struct perf_event_header *h = (const void *)(out.p + off);
-
-		if (h->type == PERF_RECORD_KSYMBOL)
-			named += !strcmp((const char *)(h + 1) + 16, want);
-		if (h->type == PERF_RECORD_BPF_EVENT)
-			loads += !memcmp((const char *)(h + 1) + 4, &id, sizeof(id));
-		off += h->size;
-	}
-	TEST_ASSERT(named == 1 && loads == 1, "%d KSYMBOL named %s, %d BPF_EVENT of %u",
-		    named, want, loads, id);
-	/* u32 count, then {u32 info_len, u32 data_len, u64 arrays, info, data} */
-	memcpy(&count, p.info.p, sizeof(count));
-	off = sizeof(count);
-	for (u32 i = 0; i < count && off + 16 <= p.info.len; i++) {
-		struct bpf_prog_info e = { 0 };
-		u64 arrays;
-
-		memcpy(&info_len, p.info.p + off, 4);
-		memcpy(&data_len, p.info.p + off + 4, 4);
-		memcpy(&arrays, p.info.p + off + 8, 8);
-		TEST_ASSERT(info_len <= sizeof(e) && off + 16 + info_len + data_len <= p.info.len,
-			    "entry %u: info_len %u data_len %u past the body", i, info_len, data_len);
-		memcpy(&e, p.info.p + off + 16, info_len);
-		if (e.id == id) {
-			found++;
-			TEST_ASSERT(!bpf_prog_info__check(&e, info_len, arrays, data_len),
-				    "the reader refuses the entry");
-			/* what the stock would follow out of the entry, or not take */
-			TEST_ASSERT(bpf_prog_info__check(&e, info_len, arrays, data_len - 1) &&
-				    bpf_prog_info__check(&e, BPF_PROG_INFO_MAX + 1, arrays, data_len),
-				    "a short data or a long info accepted");
-			e.prog_tags = data_len - BPF_TAG_SIZE + 1;
-			TEST_ASSERT(bpf_prog_info__check(&e, info_len, arrays, data_len) &&
-				    !bpf_prog_info__check(&e, info_len, arrays & ~(1ULL << 8), data_len),
-				    "the tags' offset past data, in the mask or not");
-			e.prog_tags = 0;
-			TEST_ASSERT(arrays == 0x1f9, "arrays %#llx", (unsigned long long)arrays);
-			TEST_ASSERT(e.nr_jited_ksyms == 1 && e.jited_ksyms + 8 <= data_len &&
-				    e.jited_func_lens + 4 <= data_len &&
-				    e.prog_tags + BPF_TAG_SIZE <= data_len &&
-				    e.jited_prog_insns + e.jited_prog_len <= data_len,
-				    "offsets outside data (%u bytes)", data_len);
-			memcpy(&e, p.info.p + off + 16, info_len);
-			TEST_ASSERT(!memcmp(p.info.p + off + 16 + info_len + e.prog_tags, info.tag,
-					    BPF_TAG_SIZE), "the tag in data");
-		}
-		off += 16 + info_len + data_len;
-	}
-	TEST_ASSERT(found == 1 && off == p.info.len, "%d entries of %u; %zu of %zu bytes walked",
-		    found, id, off, p.info.len);
-	buf__release(&out);
-	bpf_progs__exit(&p);
-	return TEST_OK;
-}
-
-static int test_bpf_tracking(struct test_ctx *ctx)
-{
-	int ret = test_prune();
-
-	return ret ? ret : test_synthesize(ctx);
-}
-
-const struct test_suite suite_bpf_tracking = {
-	"bpf-tracking", "BPF programs: pruned from the tracking log once unloaded, kept over its "
-	"cap; a loaded program's KSYMBOL, BPF_EVENT and BPF_PROG_INFO entry",
-	test_bpf_tracking,
-};
+TEST_SUITE(suite_flight_tracking, "flight/tracking",
+	   "Tracking log: exited tasks pruned, a record moved over its own header, the cap's "
+	   "evictions, superseded names first; BPF programs pruned once unloaded, kept over the "
+	   "cap",
+	   test_tracking, test_prune);

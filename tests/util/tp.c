@@ -1,3 +1,6 @@
+/* Tracepoints' formats (util/tp.c): the TRACING_DATA feature built and
+ * parsed back, cut short, and crafted formats libtraceevent once crashed
+ * on or leaked with. */
 #include "tests/tests.h"
 #include "util/tp.h"
 
@@ -35,6 +38,82 @@ static int test_tracing_data(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-const struct test_suite suite_tracing_data = {
-	"tracing-data", "TRACING_DATA feature: build and parse back", test_tracing_data,
+#define FIELDS "format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
+	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+
+/* Formats libtraceevent 1.7 crashes on or leaks with: each one's event
+ * must be left out, the good one kept, no crash, no leak. */
+static const char *const formats[] = {
+	"name: good\nID: 1\n" FIELDS "print fmt: \"x=%d\", REC->x\n",
+	"name: flags\nID: 2\n" FIELDS "print fmt: \"%s\", __print_flags(REC->nope, \"|\", {1, \"A\"})\n",
+	"name: symbolic\nID: 3\n" FIELDS "print fmt: \"%s\", __print_symbolic(REC->ve\n",
+	"name: typo\nID: 4\n" FIELDS "print fmt: \"%s\", __print_flags(REC->x & 3, \"|\", {1, \"A\"}))\n",
+	"name: decl\nID: 5\nformat:\n\tfield:unsig[ed short common_type;\toffset:0;\tsize:2;\n"
+	"print fmt: \"x\"\n",
+	"name: far\nID: 6\nformat:\n\tfield:int x;\toffset:4294967295;\tsize:4;\tsigned:1;\n"
+	"print fmt: \"x=%d\", REC->x\n",
 };
+
+static void tracing_blob(struct buf *b, const char *printk)
+{
+	buf__add(b, "\027\010\104tracing", 10);
+	buf__str0(b, "0.6");
+	buf__u8(b, 0);
+	buf__u8(b, 8);
+	buf__u32(b, 4096);
+	buf__str0(b, "header_page");
+	buf__u64(b, 0);
+	buf__str0(b, "header_event");
+	buf__u64(b, 0);
+	buf__u32(b, 0);
+	buf__u32(b, 1);
+	buf__str0(b, "t");
+	buf__u32(b, ARRAY_SIZE(formats));
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+		buf__u64(b, strlen(formats[i]));
+		buf__add(b, formats[i], strlen(formats[i]));
+	}
+	buf__u32(b, 0);
+	buf__u32(b, strlen(printk));
+	buf__add(b, printk, strlen(printk));
+	buf__u64(b, 0);
+}
+
+static int test_formats(struct test_ctx *ctx)
+{
+	/* lines without " : " or too short made libtraceevent read past them */
+	static const char printk[] = "ffffffff81000000 : \"kept\"\nffffabc\nff\n : \nx : \"\n";
+	unsigned char data[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 42 };
+	struct tep_record rec = { .data = data, .size = sizeof(data) };
+	struct buf b = { 0 };
+	struct trace_seq seq;
+	struct tep_handle *tep;
+
+	(void)ctx;
+	tracing_blob(&b, printk);
+	TEST_ASSERT(!b.err, "blob");
+	tep = tp__parse_tracing_data(b.p, b.len, NULL);
+	TEST_ASSERT(tep, "a blob with bad formats is still a blob");
+	TEST_ASSERT(tep_find_event(tep, 1), "the good format was dropped");
+	for (int id = 2; id <= (int)ARRAY_SIZE(formats); id++)
+		TEST_ASSERT(!tep_find_event(tep, id), "bad format %d handed to libtraceevent", id);
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	TEST_ASSERT(!strcmp(seq.buffer, "x=42"), "printed '%s'", seq.buffer);
+	trace_seq_destroy(&seq);
+	tep_free(tep);
+	/* a section longer than what it holds overlaps the next one */
+	buf__u8(&b, 0);
+	TEST_ASSERT(!tp__parse_tracing_data(b.p, b.len, NULL), "trailing byte accepted");
+	buf__release(&b);
+	TEST_ASSERT(!test__leaked(), "memory leaked (LeakSanitizer's report above)");
+	return TEST_OK;
+}
+
+TEST_SUITE(suite_util_tp, "util/tp",
+	   "TRACING_DATA feature: build and parse back; crafted formats left out, no crash, no "
+	   "leak",
+	   test_tracing_data, test_formats);
