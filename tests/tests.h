@@ -1,3 +1,5 @@
+/* What every test file shares: a suite, its verdicts and asserts, and the
+ * helpers kept in tests/ for several suites. */
 #ifndef PERF_TESTS_H
 #define PERF_TESTS_H
 
@@ -30,7 +32,30 @@ struct test_suite {
 	return TEST_SKIP;						\
 } while (0)
 
+/* A suite's case: TEST_OK, TEST_FAIL or TEST_SKIP. */
+typedef int (*test_case_fn)(struct test_ctx *ctx);
+
+/* Runs nr cases in order until one does not pass: TEST_OK, or that one's
+ * verdict. */
+int test__run_cases(struct test_ctx *ctx, const test_case_fn *cases, size_t nr);
+#define TEST_RUN_CASES(ctx, ...)						\
+	test__run_cases(ctx, (const test_case_fn[]){ __VA_ARGS__ },		\
+			sizeof((const test_case_fn[]){ __VA_ARGS__ }) / sizeof(test_case_fn))
+
+/* The suite var, named name (what `perf test NAME` matches): its cases in
+ * order, until one does not pass. */
+#define TEST_SUITE(var, name, desc, ...)					\
+	static int var##__run(struct test_ctx *ctx)				\
+	{									\
+		return TEST_RUN_CASES(ctx, __VA_ARGS__);			\
+	}									\
+	const struct test_suite var = { name, desc, var##__run }
+
 #define TEST_LOG(ctx, ...) do { if ((ctx)->verbose) fprintf(stderr, __VA_ARGS__); } while (0)
+
+/* Whether LeakSanitizer finds memory leaked so far (tests/leaks.c); 0
+ * in a build without it. */
+int test__leaked(void);
 
 /* `perf test -w NAME [ARGS]`: the workloads the shell tests record. */
 int test_workload(const char *name, int argc, const char **argv);
@@ -50,9 +75,11 @@ struct perf_event_attr;
 struct evlist *test__open_backward(const char *event, const char *cpu_list, int twins,
 				   void (*tune)(struct perf_event_attr *a), size_t ring_bytes,
 				   char *err, size_t errsz, int *ret);
-/* An evlist that looks opened (tests/data.c): events cpu-clock and
+/* An evlist that looks opened (tests/fake-evlist.c): events cpu-clock and
  * task-clock with ids 100 and 101, sample_type IDENTIFIER, IP, TID, TIME,
  * CPU, PERIOD. */
+#define FAKE_EVLIST_ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 struct evlist *fake_evlist(void);
 
 /* Every suite, in the order `perf test list` shows them. */

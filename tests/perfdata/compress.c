@@ -1,6 +1,7 @@
-/* -z: ring data through the zstd writer into a perf.data and back through
- * this perf's reader, exactly; and the reader on cut and corrupt
- * compressed data: one line naming the file and the record's offset. */
+/* -z (perfdata/compress.c): ring data through the zstd writer into a
+ * perf.data and back through this perf's reader, exactly; and the reader
+ * on cut and corrupt compressed data: one line naming the file and the
+ * record's offset. */
 #include "tests/tests.h"
 #include "perfdata/compress.h"
 #include "perfdata/data.h"
@@ -290,7 +291,7 @@ static int test_compress(struct test_ctx *ctx)
 	return ret;
 }
 
-const struct test_suite suite_compress = {
-	"compress", "-z: zstd COMPRESSED records written and read back; cut and corrupt frames",
+const struct test_suite suite_perfdata_compress = {
+	"perfdata/compress", "-z: zstd COMPRESSED records written and read back; cut and corrupt frames",
 	test_compress,
 };

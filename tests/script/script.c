@@ -1,7 +1,6 @@
-/* perf script on hostile files: regressions, crafted trace formats, and a
- * deterministic mutation fuzzer over files recorded at test time. */
+/* perf script (script/script.c) on hostile files: a deterministic mutation
+ * fuzzer over files recorded at test time. */
 #include "tests/tests.h"
-#include "script/comm-map.h"
 #include "util/event.h"
 #include "perfdata/header.h"
 #include "perfdata/reader.h"
@@ -18,109 +17,6 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
-
-#ifdef __SANITIZE_ADDRESS__
-#include <sanitizer/lsan_interface.h>
-/* a leak must fail this suite, not only print a report when perf exits */
-static int leaked(void) { return __lsan_do_recoverable_leak_check(); }
-#else
-static int leaked(void) { return 0; }
-#endif
-
-/* A fork inherits its parent's name: set() given get()'s pointer must
- * survive the table growing under it (a use-after-free once > 128 tasks). */
-static int test_comm_inherit(void)
-{
-	struct comm_map *m = comm_map__new();
-	char want[16];
-
-	TEST_ASSERT(m, "comm_map__new");
-	TEST_ASSERT(!comm_map__set(m, 1, 1, "parent-name"), "set");
-	for (int tid = 2; tid < 1000; tid++)
-		TEST_ASSERT(!comm_map__set(m, 1, tid, comm_map__get(m, tid - 1)), "set %d", tid);
-	for (int tid = 1; tid < 1000; tid++) {
-		snprintf(want, sizeof(want), "parent-name");
-		TEST_ASSERT(comm_map__get(m, tid) && !strcmp(comm_map__get(m, tid), want),
-			    "tid %d named '%s'", tid, comm_map__get(m, tid));
-	}
-	comm_map__delete(m);
-	return TEST_OK;
-}
-
-#define FIELDS "format:\n" \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
-	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\n"
-
-/* Formats libtraceevent 1.7 crashes on or leaks with: each one's event
- * must be left out, the good one kept, no crash, no leak. */
-static const char *const formats[] = {
-	"name: good\nID: 1\n" FIELDS "print fmt: \"x=%d\", REC->x\n",
-	"name: flags\nID: 2\n" FIELDS "print fmt: \"%s\", __print_flags(REC->nope, \"|\", {1, \"A\"})\n",
-	"name: symbolic\nID: 3\n" FIELDS "print fmt: \"%s\", __print_symbolic(REC->ve\n",
-	"name: typo\nID: 4\n" FIELDS "print fmt: \"%s\", __print_flags(REC->x & 3, \"|\", {1, \"A\"}))\n",
-	"name: decl\nID: 5\nformat:\n\tfield:unsig[ed short common_type;\toffset:0;\tsize:2;\n"
-	"print fmt: \"x\"\n",
-	"name: far\nID: 6\nformat:\n\tfield:int x;\toffset:4294967295;\tsize:4;\tsigned:1;\n"
-	"print fmt: \"x=%d\", REC->x\n",
-};
-
-static void tracing_blob(struct buf *b, const char *printk)
-{
-	buf__add(b, "\027\010\104tracing", 10);
-	buf__str0(b, "0.6");
-	buf__u8(b, 0);
-	buf__u8(b, 8);
-	buf__u32(b, 4096);
-	buf__str0(b, "header_page");
-	buf__u64(b, 0);
-	buf__str0(b, "header_event");
-	buf__u64(b, 0);
-	buf__u32(b, 0);
-	buf__u32(b, 1);
-	buf__str0(b, "t");
-	buf__u32(b, ARRAY_SIZE(formats));
-	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
-		buf__u64(b, strlen(formats[i]));
-		buf__add(b, formats[i], strlen(formats[i]));
-	}
-	buf__u32(b, 0);
-	buf__u32(b, strlen(printk));
-	buf__add(b, printk, strlen(printk));
-	buf__u64(b, 0);
-}
-
-static int test_formats(void)
-{
-	/* lines without " : " or too short made libtraceevent read past them */
-	static const char printk[] = "ffffffff81000000 : \"kept\"\nffffabc\nff\n : \nx : \"\n";
-	unsigned char data[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 42 };
-	struct tep_record rec = { .data = data, .size = sizeof(data) };
-	struct buf b = { 0 };
-	struct trace_seq seq;
-	struct tep_handle *tep;
-
-	tracing_blob(&b, printk);
-	TEST_ASSERT(!b.err, "blob");
-	tep = tp__parse_tracing_data(b.p, b.len, NULL);
-	TEST_ASSERT(tep, "a blob with bad formats is still a blob");
-	TEST_ASSERT(tep_find_event(tep, 1), "the good format was dropped");
-	for (int id = 2; id <= (int)ARRAY_SIZE(formats); id++)
-		TEST_ASSERT(!tep_find_event(tep, id), "bad format %d handed to libtraceevent", id);
-	trace_seq_init(&seq);
-	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&seq);
-	TEST_ASSERT(!strcmp(seq.buffer, "x=42"), "printed '%s'", seq.buffer);
-	trace_seq_destroy(&seq);
-	tep_free(tep);
-	/* a section longer than what it holds overlaps the next one */
-	buf__u8(&b, 0);
-	TEST_ASSERT(!tp__parse_tracing_data(b.p, b.len, NULL), "trailing byte accepted");
-	buf__release(&b);
-	return TEST_OK;
-}
-
-/* ---- the mutation fuzzer ---- */
 
 struct fuzz {
 	struct test_ctx *ctx;
@@ -599,20 +495,13 @@ static int test_fuzz(struct test_ctx *ctx)
 		 "%d compared with the stock perf, which rejected %d\n", f.variants, nseeds,
 		 f.rejected, f.truncations, f.compared, f.stock_rejected);
 	TEST_ASSERT(f.variants >= 2500 * nseeds, "only %d variants", f.variants);
-	TEST_ASSERT(!leaked(), "memory leaked (LeakSanitizer's report above)");
+	TEST_ASSERT(!test__leaked(), "memory leaked (LeakSanitizer's report above)");
 	return TEST_OK;
 }
 
-static int test_script_fuzz(struct test_ctx *ctx)
-{
-	int ret = test_comm_inherit();
 
-	if (ret == TEST_OK)
-		ret = test_formats();
-	return ret == TEST_OK ? test_fuzz(ctx) : ret;
-}
-
-const struct test_suite suite_script_fuzz = {
-	"script-fuzz", "perf script on hostile files: crafted formats, 10000+ mutated files",
-	test_script_fuzz,
+const struct test_suite suite_script_script = {
+	"script/script", "perf script on hostile files: 10000+ mutated files, compared with the "
+	"stock perf",
+	test_fuzz,
 };

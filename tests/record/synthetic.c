@@ -1,3 +1,5 @@
+/* The records record/synthetic.c makes of tasks that exist already:
+ * COMM, MMAP2 and FORK, the kernel's map, build ids. */
 #include "tests/tests.h"
 #include "record/synthetic.h"
 
@@ -127,6 +129,6 @@ static int test_synthetic(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-const struct test_suite suite_synthetic = {
-	"synthetic", "Synthesize COMM/MMAP2/FORK of existing tasks", test_synthetic,
+const struct test_suite suite_record_synthetic = {
+	"record/synthetic", "Synthesize COMM/MMAP2/FORK of existing tasks", test_synthetic,
 };

@@ -1,3 +1,5 @@
+/* Event definition strings (util/parse-events.c): symbolic events, terms,
+ * groups, filters, tracepoints, and the errors each mistake gets. */
 #include "tests/tests.h"
 #include "util/evlist.h"
 #include "util/parse-events.h"
@@ -270,6 +272,6 @@ static int test_parse_events(struct test_ctx *ctx)
 	return ret;
 }
 
-const struct test_suite suite_parse_events = {
-	"parse-events", "Parse event definition strings", test_parse_events,
+const struct test_suite suite_util_parse_events = {
+	"util/parse-events", "Parse event definition strings", test_parse_events,
 };

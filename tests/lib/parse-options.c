@@ -1,3 +1,5 @@
+/* The option parser (lib/parse-options.c): negation, values,
+ * abbreviations, and the errors each misuse gets. */
 #include "tests/tests.h"
 #include "lib/parse-options.h"
 #include "lib/util.h"
@@ -211,7 +213,7 @@ static int test_parse_options(struct test_ctx *ctx)
 	return ret;
 }
 
-const struct test_suite suite_parse_options = {
-	"parse-options", "Option parser: negation, values, abbreviations, errors",
+const struct test_suite suite_lib_parse_options = {
+	"lib/parse-options", "Option parser: negation, values, abbreviations, errors",
 	test_parse_options,
 };

@@ -1,6 +1,7 @@
-/* The reader on perf.data images built by hand: every sample_type bit the
- * kernel defines (most of which this machine cannot produce), lies in each
- * variable-size part, and events whose sample_id trailers differ. */
+/* The reader (perfdata/reader.c) on perf.data images built by hand: every
+ * sample_type bit the kernel defines (most of which this machine cannot
+ * produce), lies in each variable-size part, and events whose sample_id
+ * trailers differ. */
 #include "tests/tests.h"
 #include "util/event.h"
 #include "perfdata/header.h"
@@ -582,7 +583,7 @@ static int test_reader(struct test_ctx *ctx)
 	return ret;
 }
 
-const struct test_suite suite_reader = {
-	"reader", "perf.data reader: every sample_type bit, lies in lengths, mixed trailers, an id two events claim",
+const struct test_suite suite_perfdata_reader = {
+	"perfdata/reader", "perf.data reader: every sample_type bit, lies in lengths, mixed trailers, an id two events claim",
 	test_reader,
 };

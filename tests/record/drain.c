@@ -1,5 +1,6 @@
-/* The forward-ring drain on ring images: records up to 64K that wrap the
- * end arrive whole, and the /no-overwrite/ buffer keeps its cap. */
+/* The forward-ring drain (record/drain.c) on ring images: records up to
+ * 64K that wrap the end arrive whole, and the /no-overwrite/ buffer keeps
+ * its cap. */
 #include "tests/tests.h"
 #include "lib/buf.h"
 #include "util/evlist.h"
@@ -255,8 +256,8 @@ static int test_drain_all(struct test_ctx *ctx)
 	return ret ? ret : test_drain_behind_rotates(ctx);
 }
 
-const struct test_suite suite_drain = {
-	"drain", "Forward-ring drain: 64K records across the end, capped /no-overwrite/ buffer, "
+const struct test_suite suite_record_drain = {
+	"record/drain", "Forward-ring drain: 64K records across the end, capped /no-overwrite/ buffer, "
 	"a history that cannot take more yet, and the ring it stopped in first next time",
 	test_drain_all,
 };

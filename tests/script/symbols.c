@@ -1,6 +1,7 @@
-/* Symbol tables and maps for perf script -F sym,dso: the stock perf's rules
- * on made-up tables, this very binary looked up through /proc/self/maps,
- * the build-id cache, and broken files that must come out as no symbol. */
+/* Symbol tables for perf script -F sym,dso (script/symbols.c): the stock
+ * perf's rules on made-up tables, this very binary looked up through
+ * /proc/self/maps, the build-id cache, and broken files that must come out
+ * as no symbol. */
 #include "tests/tests.h"
 #include "script/machine.h"
 #include "script/symbols-elf.h"
@@ -42,7 +43,7 @@ static struct dso *made_up(struct dsos *d, const char *name, struct symtab *t)
 	return dso;
 }
 
-static int test_rules(void)
+static int test_rules(struct test_ctx *ctx)
 {
 	static const struct {
 		u64 start, size;
@@ -62,6 +63,8 @@ static int test_rules(void)
 	struct dsos *d = dsos__new("/nonexistent");
 	struct symtab t = { 0 }, k = { .last_wins = 1 };
 	struct dso *dso, *kdso;
+
+	(void)ctx;
 
 	TEST_ASSERT(d, "dsos__new");
 	for (size_t i = 0; i < ARRAY_SIZE(syms); i++)
@@ -93,61 +96,6 @@ static int test_rules(void)
 	/* the last one: to the end of its page and one more */
 	TEST_ASSERT(is_at(d, kdso, 0xffffffff81001fffULL, "last+0x1fbf"), "last");
 	TEST_ASSERT(is_at(d, kdso, 0xffffffff81002000ULL, ""), "past last");
-	dsos__delete(d);
-	return TEST_OK;
-}
-
-static int test_maps(void)
-{
-	struct dsos *d = dsos__new("/nonexistent");
-	struct machine m;
-	struct addr_loc al;
-
-	TEST_ASSERT(d && !machine__init(&m, d, NULL, 0), "init");
-	TEST_ASSERT(!machine__mmap(&m, 10, 0x10000, 0x4000, 0, "/nonexistent/a", NULL, 0), "a");
-	/* cuts a in two: what is left right of it keeps its file offset */
-	TEST_ASSERT(!machine__mmap(&m, 10, 0x11000, 0x1000, 0x5000, "/nonexistent/b", NULL, 0), "b");
-	machine__resolve(&m, 10, PERF_RECORD_MISC_USER, 0x12345, &al);
-	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/nonexistent/a") && al.rel == 0x2345 &&
-		    !al.sym, "right of b: %s %#llx", al.map ? al.map->dso->name : "-",
-		    (unsigned long long)al.rel);
-	machine__resolve(&m, 10, PERF_RECORD_MISC_USER, 0x11010, &al);
-	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/nonexistent/b") && al.rel == 0x5010,
-		    "in b: %#llx", (unsigned long long)al.rel);
-	machine__resolve(&m, 10, PERF_RECORD_MISC_USER, 0x14000, &al);
-	TEST_ASSERT(!al.map && al.rel == 0x14000, "past a");
-	/* anonymous code is looked up by address, in the JIT's perf map */
-	TEST_ASSERT(!machine__mmap(&m, 10, 0x20000, 0x1000, 0x20000, "//anon", NULL, 0), "anon");
-	machine__resolve(&m, 10, PERF_RECORD_MISC_USER, 0x20010, &al);
-	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/tmp/perf-10.map") && al.rel == 0x20010,
-		    "anon: %s", al.map ? al.map->dso->name : "-");
-	/* a child process starts with its parent's maps, a thread shares them */
-	TEST_ASSERT(!machine__fork(&m, 11, 10) && !machine__fork(&m, 10, 10), "fork");
-	machine__resolve(&m, 11, PERF_RECORD_MISC_USER, 0x11010, &al);
-	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/nonexistent/b"), "child");
-	machine__resolve(&m, 12, PERF_RECORD_MISC_USER, 0x11010, &al);
-	TEST_ASSERT(!al.map, "unknown pid");
-	/* the kernel from its MMAP on; below it nothing */
-	TEST_ASSERT(!machine__mmap(&m, -1, 0xffffffff81000000ULL, 0x1000, 0,
-				   "[kernel.kallsyms]_text", NULL, 0), "kernel");
-	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffff80000000ULL, &al);
-	TEST_ASSERT(!al.map, "below the kernel");
-	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffff83000000ULL, &al);
-	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "[kernel.kallsyms]"), "kernel");
-	machine__exit(&m);
-	/* many files: each name one DSO, found again */
-	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < 5000; i++) {
-			char name[32];
-			struct dso *dso;
-
-			snprintf(name, sizeof(name), "/lib/%d.so", i);
-			dso = dsos__get(d, DSO_ELF, name, NULL, 0);
-			TEST_ASSERT(dso && !strcmp(dso->name, name) && dso->loaded == pass,
-				    "%s: pass %d", name, pass);
-			dso->loaded = 1;	/* marks the first one */
-		}
-	}
 	dsos__delete(d);
 	return TEST_OK;
 }
@@ -232,7 +180,7 @@ static int test_broken(struct dsos *d, const char *dir, const char *exe, u64 off
 	return ret;
 }
 
-static int test_self(void)
+static int test_self(struct test_ctx *ctx)
 {
 	char exe[PATH_MAX], dir[] = "/tmp/perf-test-sym-XXXXXX", link[PATH_MAX + 64];
 	u8 bid[BUILD_ID_SIZE];
@@ -242,6 +190,8 @@ static int test_self(void)
 	int fd, len, ret;
 	u64 off, o;
 	Elf *elf;
+
+	(void)ctx;
 
 	TEST_ASSERT(self_offset(exe, &off), "this function in /proc/self/maps");
 	fd = open(exe, O_RDONLY);
@@ -300,113 +250,7 @@ static int test_self(void)
 	return ret;
 }
 
-/* A HEADER_BUILD_ID feature: a user DSO's entry, then the kernel's. */
-static size_t bid_feature(char *p, const u8 bid[BUILD_ID_SIZE])
-{
-	static const char *const names[] = { "/usr/bin/true", "[kernel.kallsyms]" };
-	size_t off = 0;
-
-	for (int i = 0; i < 2; i++) {
-		struct perf_event_header h = { 0, (i ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
-					       1 << 15, 36 + 24 };
-
-		memset(p + off, 0, h.size);
-		memcpy(p + off, &h, sizeof(h));
-		memcpy(p + off + 12, bid, BUILD_ID_SIZE);
-		p[off + 12 + BUILD_ID_SIZE] = i ? BUILD_ID_SIZE : 8;
-		strcpy(p + off + 36, names[i]);
-		off += h.size;
-	}
-	return off;
-}
-
-/* The kernel of the recording: the running one's functions from
- * /proc/kallsyms, another's from the cache's copy, none without one. */
-static int test_kernel(void)
-{
-	char dir[] = "/tmp/perf-test-ksym-XXXXXX", path[PATH_MAX], body[256], name[256], hex[41];
-	unsigned long long addr;
-	u8 running[BUILD_ID_SIZE], other[BUILD_ID_SIZE], bid[BUILD_ID_SIZE];
-	int len = MAX(build_id__kernel(running), 0), ret = TEST_OK;
-	size_t size;
-	struct dsos *d;
-	struct machine m;
-	struct addr_loc al;
-	char type;
-	FILE *f;
-
-	TEST_ASSERT(len == BUILD_ID_SIZE, "running kernel's build id: %d bytes", len);
-	memcpy(other, running, len);
-	other[0] ^= 0xff;
-	/* the feature's kernel entry; cut short or sizeless, nothing */
-	size = bid_feature(body, other);
-	TEST_ASSERT(build_id_feature__kernel(body, size, bid) == BUILD_ID_SIZE &&
-		    !memcmp(bid, other, BUILD_ID_SIZE), "kernel entry not found");
-	TEST_ASSERT(!build_id_feature__kernel(body, size - 1, bid), "a cut entry was read");
-	memset(body + 60, 0, 8);
-	TEST_ASSERT(!build_id_feature__kernel(body, size, bid), "an entry of size 0 was read");
-	/* another kernel: the cache's kallsyms */
-	TEST_ASSERT(mkdtemp(dir), "mkdtemp");
-	for (int i = 0; i < BUILD_ID_SIZE; i++)
-		sprintf(hex + 2 * i, "%02x", other[i]);
-	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]", dir);
-	mkdir(path, 0700);
-	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s", hex);
-	mkdir(path, 0700);
-	strcat(path, "/kallsyms");
-	f = fopen(path, "w");
-	TEST_ASSERT(f, "create %s", path);
-	fprintf(f, "ffffffff81000000 T cached_fn\nffffffff81000100 t next_fn\n");
-	fclose(f);
-	d = dsos__new(dir);
-	TEST_ASSERT(d && !machine__init(&m, d, other, BUILD_ID_SIZE), "init");
-	machine__resolve(&m, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000010ULL, &al);
-	if (!al.sym || strcmp(symbol__name(al.map->dso, al.sym), "cached_fn") || al.symoff != 0x10)
-		ret = TEST_FAIL;
-	machine__exit(&m);
-	dsos__delete(d);
-	TEST_ASSERT(ret == TEST_OK, "another kernel: not the cache's kallsyms");
-	/* the running kernel: /proc/kallsyms, whatever the cache holds */
-	f = fopen("/proc/kallsyms", "r");
-	TEST_ASSERT(f && fscanf(f, "%llx %c %255s", &addr, &type, name) == 3, "/proc/kallsyms");
-	fclose(f);
-	TEST_ASSERT(addr, "/proc/kallsyms hides its addresses (kptr_restrict)");
-	d = dsos__new(dir);
-	TEST_ASSERT(d && !machine__init(&m, d, running, len), "init");
-	machine__resolve(&m, 1, PERF_RECORD_MISC_KERNEL, addr, &al);
-	if (!al.sym || !strcmp(symbol__name(al.map->dso, al.sym), "cached_fn"))
-		ret = TEST_FAIL;
-	machine__exit(&m);
-	/* a third kernel, not in the cache: no functions */
-	other[1] ^= 0xff;
-	TEST_ASSERT(!machine__init(&m, d, other, BUILD_ID_SIZE), "init");
-	machine__resolve(&m, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000010ULL, &al);
-	if (!al.map || al.sym)
-		ret = TEST_FAIL;
-	machine__exit(&m);
-	dsos__delete(d);
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
-	if (system(path))
-		ret = TEST_FAIL;
-	TEST_ASSERT(ret == TEST_OK, "the running kernel's or an unknown kernel's functions");
-	return TEST_OK;
-}
-
-static int test_symbols(struct test_ctx *ctx)
-{
-	int ret = test_rules();
-
-	(void)ctx;
-	if (ret == TEST_OK)
-		ret = test_maps();
-	if (ret == TEST_OK)
-		ret = test_self();
-	if (ret == TEST_OK)
-		ret = test_kernel();
-	return ret;
-}
-
-const struct test_suite suite_symbols = {
-	"symbols", "perf script's symbols: the stock's rules, maps, this binary, the build-id cache, broken files, the kernel's",
-	test_symbols,
-};
+TEST_SUITE(suite_script_symbols, "script/symbols",
+	   "perf script's symbols: the stock's rules, this binary, the build-id cache, broken "
+	   "files",
+	   test_rules, test_self);

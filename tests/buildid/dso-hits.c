@@ -1,5 +1,6 @@
-/* The DSO hit model on synthetic records: maps, forks, execs, samples,
- * records split across iovecs, and the BUILD_ID feature it writes. */
+/* The DSO hit model (buildid/dso-hits.c) on synthetic records: maps,
+ * forks, execs, samples, records split across iovecs, and the BUILD_ID
+ * feature it writes. */
 #include "tests/tests.h"
 #include "buildid/dso-hits.h"
 #include "util/evlist.h"
@@ -276,8 +277,8 @@ static int test_dso_hits(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-const struct test_suite suite_dso_hits = {
-	"dso-hits", "Build ids: the DSOs a file's samples hit, from its own records; a task's "
+const struct test_suite suite_buildid_dso_hits = {
+	"buildid/dso-hits", "Build ids: the DSOs a file's samples hit, from its own records; a task's "
 	"maps replaced in part, hundreds of them; two events in one slot of the id cache",
 	test_dso_hits,
 };

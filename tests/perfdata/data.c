@@ -1,4 +1,8 @@
-/* perf.data writer -> reader round trips, and the reader on broken files. */
+/* perf.data files as perfdata/data.c writes them: writer -> reader round
+ * trips, the reader on broken files, room reserved and files made ahead
+ * for dumps; output files checked before recording, invisible until
+ * complete, never replacing what is not ours, nothing left behind by a
+ * crash. */
 #include "tests/tests.h"
 #include "perfdata/data.h"
 #include "util/event.h"
@@ -10,42 +14,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
-
-struct evlist *fake_evlist(void)
-{
-	struct evlist *l = evlist__new();
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = ST, .sample_id_all = 1, .sample_period = 1000 };
-	const char *names[] = { "cpu-clock", "task-clock" };
-
-	for (int i = 0; l && i < 2; i++) {
-		struct evsel *e = evsel__new(&a, names[i]);
-
-		if (!e || evlist__add(l, e))
-			goto fail;
-		a.config = PERF_COUNT_SW_TASK_CLOCK;
-		e->nr_cpus = e->nr_threads = 1;
-		e->fd = malloc(sizeof(int));
-		e->id = malloc(sizeof(u64));
-		if (!e->fd || !e->id)
-			goto fail;
-		e->fd[0] = -1;
-		e->id[0] = 100 + i;
-	}
-	return l;
-fail:
-	evlist__delete(l);
-	return NULL;
-}
+#define ST FAKE_EVLIST_ST
 
 static void put_sample(struct buf *b, u64 id, u64 ip, u32 pid, u32 tid, u64 time, u32 cpu)
 {
@@ -335,94 +313,6 @@ static int check_ahead(const char *dir, struct evlist *l, struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-/* The feature section of info, built at once or with what ahead holds. */
-static int features_of(struct buf *out, u64 bits[4], const struct header_info *info)
-{
-	out->len = 0;
-	memset(bits, 0, 4 * sizeof(u64));
-	return header__build_features(out, 4096, bits, info);
-}
-
-/* Features made ahead (a dump's, between dumps) are the ones made at
- * once, byte for byte; the dump takes them as they were made, and leaves
- * out one the machine could not give then. */
-static int check_features_ahead(struct evlist *l, struct test_ctx *ctx)
-{
-	struct header_info info = { .evlist = l, .first_sample_time = 10,
-				    .last_sample_time = 30 };
-	struct header_ahead ahead = { 0 };
-	struct buf now = { 0 }, made = { 0 };
-	u64 bits_now[4], bits_made[4], mem = 0x123456789ULL, seen = 0;
-	struct perf_file_section sec;
-	int n = 0, err, ret = TEST_FAIL;
-
-	if ((err = features_of(&now, bits_now, &info)) ||
-	    (err = header_ahead__make(&ahead, &info))) {
-		fprintf(stderr, "  FAILED: features ahead: building them: %s\n", strerror(-err));
-		goto out;
-	}
-	if (!feature__isset(ahead.tried, HEADER_CPU_TOPOLOGY) ||
-	    !feature__isset(ahead.tried, HEADER_TOTAL_MEM) ||
-	    feature__isset(ahead.tried, HEADER_SAMPLE_TIME) ||
-	    feature__isset(ahead.tried, HEADER_EVENT_DESC)) {
-		fprintf(stderr, "  FAILED: features ahead: not the machine's\n");
-		goto out;
-	}
-	info.ahead = &ahead;
-	if (features_of(&made, bits_made, &info) || memcmp(bits_now, bits_made, sizeof(bits_now)) ||
-	    now.len != made.len) {
-		fprintf(stderr, "  FAILED: features ahead: %zu bytes, %zu at once\n", made.len,
-			now.len);
-		goto out;
-	}
-	/* section by section; NUMA_TOPOLOGY holds each node's free memory,
-	 * which moves between two readings: its size only */
-	for (int f = 0, k = 0; f < HEADER_FEAT_BITS; f++) {
-		struct perf_file_section a, b;
-
-		if (!feature__isset(bits_now, f))
-			continue;
-		memcpy(&a, now.p + k * sizeof(a), sizeof(a));
-		memcpy(&b, made.p + k++ * sizeof(b), sizeof(b));
-		if (a.offset != b.offset || a.size != b.size ||
-		    (f != HEADER_NUMA_TOPOLOGY &&
-		     memcmp(now.p + a.offset - 4096, made.p + b.offset - 4096, a.size))) {
-			fprintf(stderr, "  FAILED: features ahead: feature %d not the one made at "
-				"once\n", f);
-			goto out;
-		}
-	}
-	/* taken as made: a dump reads no sysfs */
-	ahead.body[HEADER_TOTAL_MEM].len = 0;
-	buf__u64(&ahead.body[HEADER_TOTAL_MEM], mem);
-	if (features_of(&made, bits_made, &info))
-		goto out;
-	for (int f = 0; f < HEADER_TOTAL_MEM; f++)
-		n += feature__isset(bits_made, f);
-	memcpy(&sec, made.p + n * sizeof(sec), sizeof(sec));
-	if (sec.size == sizeof(seen) && sec.offset >= 4096)
-		memcpy(&seen, made.p + sec.offset - 4096, sizeof(seen));
-	if (seen != mem) {
-		fprintf(stderr, "  FAILED: features ahead: TOTAL_MEM %#llx, made ahead as %#llx\n",
-			(unsigned long long)seen, (unsigned long long)mem);
-		goto out;
-	}
-	/* not given by the machine when made: left out */
-	ahead.made[HEADER_CACHE / 64] &= ~(1ULL << (HEADER_CACHE % 64));
-	if (features_of(&made, bits_made, &info) || !feature__isset(bits_now, HEADER_CACHE) ||
-	    feature__isset(bits_made, HEADER_CACHE)) {
-		fprintf(stderr, "  FAILED: features ahead: a CACHE the machine did not give written\n");
-		goto out;
-	}
-	TEST_LOG(ctx, "  features made ahead: %zu bytes, the same as made at once\n", now.len);
-	ret = TEST_OK;
-out:
-	buf__release(&now);
-	buf__release(&made);
-	header_ahead__release(&ahead);
-	return ret;
-}
-
 static int test_data(struct test_ctx *ctx)
 {
 	char dir[] = "/tmp/perf-test-data-XXXXXX", path[256], err[512];
@@ -471,8 +361,6 @@ static int test_data(struct test_ctx *ctx)
 		ret = check_reserve(dir, l, ctx);
 	if (ret == TEST_OK)
 		ret = check_ahead(dir, l, ctx);
-	if (ret == TEST_OK)
-		ret = check_features_ahead(l, ctx);
 	/* an unwritable place is refused with the file named */
 	TEST_ASSERT(write_file("/nonexistent-dir/x.data", l, err, sizeof(err)) == -ENOENT &&
 		    strstr(err, "/nonexistent-dir/x.data"), "%s", err);
@@ -481,6 +369,231 @@ static int test_data(struct test_ctx *ctx)
 	return ret;
 }
 
-const struct test_suite suite_data = {
-	"data", "perf.data writer/reader round trip and broken files", test_data,
-};
+/* Entries of dir, dot files included ("." and ".." not). */
+static int nr_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static struct evlist *empty_evlist(void)
+{
+	return evlist__new();
+}
+
+static int write_data(const char *path, int keep_old, char *placed, size_t placed_sz)
+{
+	struct evlist *l = empty_evlist();
+	struct header_info info = { .evlist = l };
+	struct perf_data d;
+	char err[512];
+	int ret = l ? perf_data__create(&d, path, l, err, sizeof(err)) : -ENOMEM;
+
+	if (!ret)
+		ret = perf_data__write(&d, "12345678", 8);
+	if (!ret)
+		ret = perf_data__commit(&d, &info, keep_old, err, sizeof(err));
+	else if (l)
+		perf_data__abort(&d);
+	if (!ret)
+		snprintf(placed, placed_sz, "%s", d.placed);
+	evlist__delete(l);
+	return ret;
+}
+
+static int check_refused(const char *path, int timestamped, const char *want)
+{
+	char err[512];
+	int ret = perf_data__check_path(path, timestamped, err, sizeof(err));
+
+	TEST_ASSERT(ret < 0 && strstr(err, want), "'%s': %d '%s' lacks '%s'", path, ret, err, want);
+	return TEST_OK;
+}
+
+static int test_check_path(const char *dir)
+{
+	char p[256], q[256], err[512];
+	struct stat st;
+
+	TEST_ASSERT(check_refused("", 0, "empty file name") == TEST_OK, "empty");
+	TEST_ASSERT(check_refused("-", 0, "pipe") == TEST_OK, "pipe");
+	snprintf(p, sizeof(p), "%s/link.data", dir);
+	snprintf(q, sizeof(q), "%s/victim", dir);
+	TEST_ASSERT(!symlink(q, p), "symlink");
+	TEST_ASSERT(check_refused(p, 0, "symbolic link") == TEST_OK, "symlink");
+	TEST_ASSERT(!lstat(p, &st) && S_ISLNK(st.st_mode) && access(q, F_OK), "link untouched");
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/fifo.data", dir);
+	TEST_ASSERT(!mkfifo(p, 0600), "mkfifo");
+	TEST_ASSERT(check_refused(p, 0, "not a regular file") == TEST_OK, "fifo");
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/nodir/x.data", dir);
+	TEST_ASSERT(check_refused(p, 0, "No such file or directory") == TEST_OK, "no dir");
+	TEST_ASSERT(check_refused(p, 1, "No such file or directory") == TEST_OK, "no dir, timestamped");
+	/* a directory moves aside at once, as the stock perf does */
+	snprintf(p, sizeof(p), "%s/d.data", dir);
+	snprintf(q, sizeof(q), "%s/d.data.old", dir);
+	TEST_ASSERT(!mkdir(p, 0700), "mkdir");
+	TEST_ASSERT(!perf_data__check_path(p, 0, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(access(p, F_OK) && !stat(q, &st) && S_ISDIR(st.st_mode), "dir moved to .old");
+	rmdir(q);
+	TEST_ASSERT(nr_entries(dir) == 0, "the check left something: %d entries", nr_entries(dir));
+	return TEST_OK;
+}
+
+/* Named temporaries of dead runs go; a live run's stay. */
+static int test_leftovers(const char *dir)
+{
+	char dead[300], live[300], p[256], err[512];
+	pid_t pid = fork();
+
+	TEST_ASSERT(pid >= 0, "fork");
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	snprintf(dead, sizeof(dead), "%s/.x.data.tmp.%d.AbCdEf", dir, (int)pid);
+	snprintf(live, sizeof(live), "%s/.x.data.tmp.%d.AbCdEf", dir, (int)getppid());
+	close(open(dead, O_CREAT | O_WRONLY, 0600));
+	close(open(live, O_CREAT | O_WRONLY, 0600));
+	snprintf(p, sizeof(p), "%s/x.data", dir);
+	TEST_ASSERT(!perf_data__check_path(p, 0, err, sizeof(err)), "%s", err);
+	TEST_ASSERT(access(dead, F_OK) && !access(live, F_OK), "dead run's leftover removed, "
+		    "live one's kept");
+	unlink(live);
+	return TEST_OK;
+}
+
+/* A file being written has no name; kill -9 then leaves nothing. */
+static int test_unnamed(const char *dir)
+{
+	char p[256], err[512];
+	int sync[2], status, fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	pid_t pid;
+
+	if (fd < 0) {
+		fprintf(stderr, "  SKIP: %s has no O_TMPFILE: %s\n", dir, strerror(errno));
+		return TEST_SKIP;
+	}
+	close(fd);
+
+	snprintf(p, sizeof(p), "%s/k.data", dir);
+	TEST_ASSERT(!pipe(sync), "pipe");
+	pid = fork();
+	TEST_ASSERT(pid >= 0, "fork");
+	if (pid == 0) {
+		struct evlist *l = empty_evlist();
+		struct perf_data d;
+
+		if (!l || perf_data__create(&d, p, l, err, sizeof(err)) ||
+		    perf_data__write(&d, p, sizeof(p)))
+			_exit(1);
+		if (write(sync[1], "c", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	TEST_ASSERT(read(sync[0], err, 1) == 1, "child could not create its file");
+	TEST_ASSERT(nr_entries(dir) == 0, "a file being written is visible: %d entries",
+		    nr_entries(dir));
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	close(sync[0]);
+	TEST_ASSERT(nr_entries(dir) == 0, "kill -9 left %d entries", nr_entries(dir));
+	return TEST_OK;
+}
+
+/* Timestamped names never replace a file: a taken name gets a suffix. */
+static int test_no_replace(const char *dir)
+{
+	char p[256], placed[PATH_MAX], decoy_text[8] = "";
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/t.data.2000010100000000", dir);
+	fd = open(p, O_CREAT | O_WRONLY, 0600);
+	TEST_ASSERT(fd >= 0 && write(fd, "decoy", 5) == 5, "decoy");
+	close(fd);
+	TEST_ASSERT(!write_data(p, 0, placed, sizeof(placed)), "first");
+	TEST_ASSERT(!strcmp(placed + strlen(p), "-1"), "placed as %s", placed);
+	TEST_ASSERT(!write_data(p, 0, placed, sizeof(placed)), "second");
+	TEST_ASSERT(!strcmp(placed + strlen(p), "-2"), "placed as %s", placed);
+	TEST_ASSERT(!write_data(p, 0, placed, sizeof(placed)), "third");
+	/* every predictable name taken: a random suffix, never a lost file */
+	TEST_ASSERT(!write_data(p, 0, placed, sizeof(placed)), "fourth");
+	TEST_ASSERT(placed[strlen(p)] == '-' && strlen(placed) == strlen(p) + 7 &&
+		    strspn(placed + strlen(p) + 1, "abcdefghijklmnopqrstuvwxyz0123456789") == 6,
+		    "placed as %s", placed);
+	fd = open(p, O_RDONLY);
+	TEST_ASSERT(fd >= 0 && read(fd, decoy_text, 5) == 5 && !strcmp(decoy_text, "decoy"),
+		    "the decoy was replaced");
+	close(fd);
+	/* the plain name keeps perf's PATH.old, and replaces an empty file */
+	snprintf(p, sizeof(p), "%s/plain.data", dir);
+	close(open(p, O_CREAT | O_WRONLY, 0600));
+	TEST_ASSERT(!write_data(p, 1, placed, sizeof(placed)) && !strcmp(placed, p), "plain");
+	strcat(p, ".old");
+	TEST_ASSERT(access(p, F_OK), "an empty file was kept as .old");
+	p[strlen(p) - 4] = '\0';
+	TEST_ASSERT(!write_data(p, 1, placed, sizeof(placed)) && !strcmp(placed, p), "plain again");
+	strcat(p, ".old");
+	TEST_ASSERT(!access(p, F_OK), "no .old");
+	/* .old cannot be replaced (a directory there): the data goes to a
+	 * suffixed name instead of being lost */
+	unlink(p);
+	TEST_ASSERT(!mkdir(p, 0700), "mkdir .old");
+	p[strlen(p) - 4] = '\0';
+	TEST_ASSERT(!write_data(p, 1, placed, sizeof(placed)) && !strcmp(placed + strlen(p), "-1"),
+		    "placed as %s", placed);
+	return TEST_OK;
+}
+
+static void clean_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char p[600];
+
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		if (unlink(p))
+			rmdir(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+static int test_output(struct test_ctx *ctx)
+{
+	char dir[] = "/tmp/frtest-out-XXXXXX";
+	int (*const steps[])(const char *) = {
+		test_check_path, test_leftovers, test_unnamed, test_no_replace,
+	};
+	int ret = TEST_OK;
+
+	TEST_ASSERT(mkdtemp(dir), "mkdtemp");
+	int skipped = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(steps) && ret != TEST_FAIL; i++) {
+		ret = steps[i](dir);
+		skipped |= ret == TEST_SKIP;
+		clean_dir(dir);
+	}
+	rmdir(dir);
+	if (ret != TEST_FAIL && skipped)
+		TEST_SKIP_BECAUSE(ctx, "no O_TMPFILE in /tmp: the unnamed-file step did not run");
+	return ret;
+}
+
+TEST_SUITE(suite_perfdata_data, "perfdata/data",
+	   "perf.data writer/reader round trip and broken files; output files: checked first, "
+	   "unnamed until complete, never replacing",
+	   test_data, test_output);

@@ -1,6 +1,5 @@
 /* The forward ring reader on synthetic ring images (no kernel needed). */
 #include "tests/tests.h"
-#include "lib/memcpy-stream.h"
 #include "util/mmap.h"
 
 #include <errno.h>
@@ -98,100 +97,15 @@ static int test_mmap(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-/* memcpy_stream() at alignments of source and destination that its aligned
- * middle and plain ends can meet, around its 1 MiB threshold and past it:
- * the bytes must be memcpy()'s, and nothing past the end touched. */
-/* One memcpy_stream() of n bytes, src + so to dst + doff, in buffers of
- * room bytes: the bytes copied, none written around them. */
-static int memcpy_stream_check(unsigned char *dst, const unsigned char *src, size_t room,
-			       size_t n, int so, int doff)
-{
-	memset(dst, 0xee, room);
-	TEST_ASSERT(memcpy_stream(dst + doff, src + so, n) == dst + doff, "return value");
-	TEST_ASSERT(!memcmp(dst + doff, src + so, n), "%zu bytes, src +%d, dst +%d differ", n, so,
-		    doff);
-	for (int g = 0; g < doff; g++)
-		TEST_ASSERT(dst[g] == 0xee, "byte before dst written");
-	for (size_t g = doff + n; g < doff + n + 64 && g < room; g++)
-		TEST_ASSERT(dst[g] == 0xee, "%zu bytes, src +%d, dst +%d: byte %zu past the end "
-			    "written", n, so, doff, g - doff - n);
-	return TEST_OK;
-}
-
-static int test_memcpy_stream(void)
-{
-	static const size_t sizes[] = { 0, 1, 63, 4096 + 63, (1 << 20) - 1, 1 << 20,
-					(1 << 20) + 7, (1 << 20) + 63, (2 << 20) + 13 };
-	const size_t room = (2 << 20) + 256;
-	unsigned char *src = malloc(room), *dst = malloc(room);
-	int ret = src && dst ? TEST_OK : TEST_FAIL;
-
-	for (size_t i = 0; src && i < room; i++)
-		src[i] = (unsigned char)(i * 7 + i / 251);
-	for (size_t k = 0; ret == TEST_OK && k < ARRAY_SIZE(sizes); k++)
-		for (int so = 0; ret == TEST_OK && so < 17; so += 5)
-			for (int doff = 0; ret == TEST_OK && doff < 33; doff += 3)
-				ret = memcpy_stream_check(dst, src, room, sizes[k], so, doff);
-	if (!src || !dst)
-		fprintf(stderr, "  FAILED: memcpy_stream: no memory\n");
-	free(src);
-	free(dst);
-	return ret;
-}
-
-/* memcpy_stream_record() as a dump's merge uses it: records one after
- * another into a stage, then the fence; also a size that is not whole
- * words and a destination off the words. The bytes must be the records,
- * nothing around them written. */
-static int test_memcpy_stream_record(void)
-{
-	static const size_t sizes[] = { 8, 16, 24, 88, 0, 4096, 65528, 13, 7, 1 };
-	const size_t room = 2 * 65536 + 256;
-	unsigned char *src = malloc(room), *dst = malloc(room);
-	int ret = TEST_FAIL;
-
-	if (!src || !dst) {
-		fprintf(stderr, "  FAILED: memcpy_stream_record: no memory\n");
-		goto out;
-	}
-	for (size_t i = 0; i < room; i++)
-		src[i] = (unsigned char)(i * 13 + i / 241);
-	for (int doff = 0; doff < 12; doff += 3) {
-		size_t used = doff, from = 5;
-
-		memset(dst, 0xee, room);
-		for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
-			memcpy_stream_record(dst + used, src + from, sizes[k]);
-			used += sizes[k];
-			from += sizes[k];
-		}
-		memcpy_stream_fence();
-		if (memcmp(dst + doff, src + 5, used - doff)) {
-			fprintf(stderr, "  FAILED: memcpy_stream_record: records at +%d differ\n",
-				doff);
-			goto out;
-		}
-		for (size_t g = 0; g < room; g++)
-			if ((g < (size_t)doff || g >= used) && dst[g] != 0xee) {
-				fprintf(stderr, "  FAILED: memcpy_stream_record: byte %zu, outside the "
-					"records at +%d..%zu, written\n", g, doff, used);
-				goto out;
-			}
-	}
-	ret = TEST_OK;
-out:
-	free(src);
-	free(dst);
-	return ret;
-}
-
 /* A capture's copy of a whole wrapped ring: the bytes from pos to the
  * end, then from the start, as mmap__copy() gives them. */
-static int test_copy_bulk(void)
+static int test_copy_bulk(struct test_ctx *ctx)
 {
 	const u64 size = 4 << 20, pos = 5 * size + size - 4096 - 24;
 	char *data = malloc(size), *bulk = malloc(size), *plain = malloc(size);
 	struct mmap m = { .data = data, .mask = size - 1 };
+
+	(void)ctx;
 
 	TEST_ASSERT(data && bulk && plain, "alloc");
 	for (u64 i = 0; i < size; i++)
@@ -206,17 +120,6 @@ static int test_copy_bulk(void)
 	return TEST_OK;
 }
 
-static int test_mmap_all(struct test_ctx *ctx)
-{
-	int err = test_mmap(ctx);
-
-	if (!err)
-		err = test_memcpy_stream();
-	if (!err)
-		err = test_memcpy_stream_record();
-	return err ? err : test_copy_bulk();
-}
-
-const struct test_suite suite_mmap = {
-	"mmap-forward", "Forward ring reader on synthetic ring images; bulk copies", test_mmap_all,
-};
+TEST_SUITE(suite_util_mmap, "util/mmap",
+	   "Forward ring reader on synthetic ring images; bulk copies",
+	   test_mmap, test_copy_bulk);

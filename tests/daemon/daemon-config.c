@@ -1,3 +1,5 @@
+/* perf daemon's config file (daemon/daemon-config.c): sections, sessions,
+ * and each mistake named by file and line. */
 #include "tests/tests.h"
 #include "daemon/daemon-config.h"
 
@@ -85,7 +87,7 @@ static int test_daemon_config(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-const struct test_suite suite_daemon_config = {
-	"daemon-config", "perf daemon's config: sections, sessions, and each mistake named by file and line",
+const struct test_suite suite_daemon_daemon_config = {
+	"daemon/daemon-config", "perf daemon's config: sections, sessions, and each mistake named by file and line",
 	test_daemon_config,
 };
