@@ -1,5 +1,6 @@
 /* perf record's command line: each option's parser, and what the options
  * mean together (targets, rings, triggers), checked once all are read. */
+#include "record/record-options.h"
 #include "buildid/build-id.h"
 #include "util/cgroup.h"
 #include "perfdata/compress.h"
@@ -436,6 +437,56 @@ static int opt_cgroup(const struct option *opt, const char *arg, int unset)
 		return -1;
 	}
 	return 0;
+}
+
+/* one "A-B" of -D: A and B after *last, A before B */
+static int delay__range(struct record_opts *o, char *tok, u64 *last)
+{
+	char *dash = strchr(tok, '-');
+	u64 on, off;
+
+	if (!dash || o->nr_delay_edges + 2 > DELAY_EDGES_MAX)
+		return -EINVAL;
+	*dash = '\0';
+	if (parse_u64_range(tok, *last, INT32_MAX, &on) ||
+	    parse_u64_range(dash + 1, on + 1, INT32_MAX, &off))
+		return -EINVAL;
+	o->delay_edges[o->nr_delay_edges++] = on;
+	o->delay_edges[o->nr_delay_edges++] = off;
+	*last = off;
+	return 0;
+}
+
+int record__parse_delay(struct record_opts *o, const char *arg)
+{
+	char *copy, *tok, *save = NULL;
+	u64 ms, last = 0;
+	int err = 0;
+
+	o->nr_delay_edges = 0;
+	if (!strcmp(arg, "-1")) {
+		o->delay_ms = -1;
+		return 0;
+	}
+	if (!strchr(arg, '-')) {
+		if (parse_u64_range(arg, 0, INT32_MAX, &ms))
+			return -EINVAL;
+		o->delay_ms = ms;
+		o->delay_edges[0] = ms;
+		o->nr_delay_edges = ms > 0;
+		return 0;
+	}
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
+		err = delay__range(o, tok, &last);
+	free(copy);
+	if (!err && !o->nr_delay_edges)
+		err = -EINVAL;
+	/* from 0 on, the events start enabled as without -D */
+	o->delay_ms = err ? 0 : o->delay_edges[0];
+	return err;
 }
 
 /* -D MSECS, -1 (disabled until --control says enable), or ranges */
