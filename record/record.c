@@ -290,7 +290,7 @@ void record__send_acks(struct record *rec, int *acks)
  * the records before its trigger nor, at the end, leave any behind: when
  * the history is behind, the buffers queued for its compressor join their
  * slots as they are (the take moves them so anyway), which gives spares
- * at once. An unqueue may wait for the compression in hand, seconds at
+ * at once. An unqueue may wait for the compression in hand, long at
  * zstd's top levels, and signals are not read here: no new round after a
  * second, and what is left waits in the rings for the next dump (at the
  * end, for none). */
