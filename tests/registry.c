@@ -5,6 +5,7 @@ extern const struct test_suite suite_util, suite_parse_events, suite_mmap, suite
 	suite_snapshot, suite_output, suite_drain, suite_parse_options, suite_script_fuzz,
 	suite_reader, suite_compress, suite_history, suite_symbols,
 	suite_daemon_config, suite_bpf_tracking, suite_dso_hits, suite_twin_cut;
+extern const struct test_suite suite_record_loop;
 
 const struct test_suite *const test_suites[] = {
 	&suite_util,
@@ -28,5 +29,6 @@ const struct test_suite *const test_suites[] = {
 	&suite_daemon_config,
 	&suite_bpf_tracking,
 	&suite_dso_hits,
+	&suite_record_loop,
 	NULL,
 };
