@@ -1,3 +1,5 @@
+/* --control: the fifo or fd pair opened from its spec, commands read a
+ * line at a time without blocking, and their acks. */
 #include "record/control.h"
 #include "lib/util.h"
 

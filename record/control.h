@@ -1,3 +1,5 @@
+/* --control: commands from another process on a fifo or fd, read without
+ * blocking the recorder, each answered with an ack. */
 #ifndef PERF_CONTROL_H
 #define PERF_CONTROL_H
 

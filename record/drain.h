@@ -1,3 +1,5 @@
+/* The drain of the forward rings: where their records go (file, tracking
+ * log, pending buffer, history) and what it counts on the way. */
 #ifndef PERF_DRAIN_H
 #define PERF_DRAIN_H
 

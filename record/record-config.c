@@ -1,18 +1,20 @@
-/* perf record's options -> every event's perf_event_attr.
- *
- * Normal mode sets what the stock perf sets for the same command line (its
+/* perf record's options -> every event's perf_event_attr, and the
+ * sample_id layout that follows. */
+#include "record/record-config.h"
+#include "record/record-options.h"
+#include "util/evlist.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+/* Normal mode sets what the stock perf sets for the same command line (its
  * attr tests, tests/attr/ in linux-perf, are the spec): the tracking bits
  * ride on the first event when recording tasks, a separate dummy carries
  * them when recording CPUs, and ID or IDENTIFIER is added only when there
  * is more than one event. Overwrite mode keeps one layout whatever the
  * options: IDENTIFIER, IP, TID, TIME first and CPU in every sample_id, as
  * dumps find any record's event, time and CPU without decoding it. */
-#include "record/record.h"
-#include "util/evlist.h"
-
-#include <errno.h>
-#include <string.h>
-#include <time.h>
 
 /* the sample_id fields, and IP: what the leading fields of a sample are */
 #define ID_FIELDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \

@@ -1,5 +1,6 @@
 /* perf record's command line: each option's parser, and what the options
  * mean together (targets, rings, triggers), checked once all are read. */
+#include "record/record-options.h"
 #include "buildid/build-id.h"
 #include "util/cgroup.h"
 #include "perfdata/compress.h"
@@ -438,6 +439,56 @@ static int opt_cgroup(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* one "A-B" of -D: A and B after *last, A before B */
+static int delay__range(struct record_opts *o, char *tok, u64 *last)
+{
+	char *dash = strchr(tok, '-');
+	u64 on, off;
+
+	if (!dash || o->nr_delay_edges + 2 > DELAY_EDGES_MAX)
+		return -EINVAL;
+	*dash = '\0';
+	if (parse_u64_range(tok, *last, INT32_MAX, &on) ||
+	    parse_u64_range(dash + 1, on + 1, INT32_MAX, &off))
+		return -EINVAL;
+	o->delay_edges[o->nr_delay_edges++] = on;
+	o->delay_edges[o->nr_delay_edges++] = off;
+	*last = off;
+	return 0;
+}
+
+int record__parse_delay(struct record_opts *o, const char *arg)
+{
+	char *copy, *tok, *save = NULL;
+	u64 ms, last = 0;
+	int err = 0;
+
+	o->nr_delay_edges = 0;
+	if (!strcmp(arg, "-1")) {
+		o->delay_ms = -1;
+		return 0;
+	}
+	if (!strchr(arg, '-')) {
+		if (parse_u64_range(arg, 0, INT32_MAX, &ms))
+			return -EINVAL;
+		o->delay_ms = ms;
+		o->delay_edges[0] = ms;
+		o->nr_delay_edges = ms > 0;
+		return 0;
+	}
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
+		err = delay__range(o, tok, &last);
+	free(copy);
+	if (!err && !o->nr_delay_edges)
+		err = -EINVAL;
+	/* from 0 on, the events start enabled as without -D */
+	o->delay_ms = err ? 0 : o->delay_edges[0];
+	return err;
+}
+
 /* -D MSECS, -1 (disabled until --control says enable), or ranges */
 static int opt_delay(const struct option *opt, const char *arg, int unset)
 {
@@ -490,11 +541,11 @@ static int opt_comp_level(const struct option *opt, const char *arg, int unset)
 #define HISTORY_RING_MAX (8ULL << 20)
 
 /* --history without -m: a forward ring must hold what its CPU writes while
- * the loop waits for a CPU, a few milliseconds of CFS at a million records a
- * second (bench 4h: 512K lost 3% of them, 2M 0.2%, 8M none). The rings take
- * a quarter of the history's size at most, never less than perf's 512K,
- * and more only where the kernel lets them past perf_event_mlock_kb and
- * RLIMIT_MEMLOCK (CAP_IPC_LOCK, or perf_event_paranoid -1). */
+ * the loop waits for a CPU under CFS at the highest record rates, which
+ * perf's default ring does not (bench 4h). The rings take a quarter of the
+ * history's size at most, never less than perf's 512K, and more only where
+ * the kernel lets them past perf_event_mlock_kb and RLIMIT_MEMLOCK
+ * (CAP_IPC_LOCK, or perf_event_paranoid -1). */
 static u64 history_ring_bytes(u64 history_size, long page)
 {
 	u64 ring = 128 * (u64)page, nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
@@ -510,14 +561,12 @@ static u64 history_ring_bytes(u64 history_size, long page)
 	return ring;
 }
 
-/* Checks the option combinations and derives the ring sizes. 0 or 129. */
-static int record__check_opts(struct record *rec)
+/* What excludes what: the flight recorder (--history is one) and the
+ * options it has no use for, -o - and what a stream cannot do. 0 or 129
+ * after saying why. */
+static int record__check_modes(struct record *rec)
 {
 	struct record_opts *opts = &rec->opts;
-	long page = sysconf(_SC_PAGESIZE);
-	u64 ring = opts->mmap_bytes ? opts->mmap_bytes :
-		   opts->history_size ? history_ring_bytes(opts->history_size, page) :
-		   128 * (u64)page;
 
 	if (opts->nr_cgroups && !opts->target.system_wide) {
 		pr_err("cgroup monitoring only available in system-wide mode\n");
@@ -548,9 +597,17 @@ static int record__check_opts(struct record *rec)
 		       "--switch-output-event");
 		return 129;
 	}
+	return 0;
+}
+
+/* The triggers: what --switch-output means when only an event or
+ * --control asks for switches, and the options that need one. 0 or 129
+ * after saying why. */
+static int record__check_triggers(struct record *rec)
+{
 	/* a trigger event is the signal, as in perf; a control's snapshot
 	 * only means a dump for the flight recorder */
-	if ((rec->switch_event || (rec->control_spec && opts->overwrite)) && !rec->so.kind)
+	if ((rec->switch_event || (rec->control_spec && rec->opts.overwrite)) && !rec->so.kind)
 		rec->so.kind = SWITCH_SIGNAL;
 	/* checked once the triggers are known: a normal recording with only
 	 * --control has none, and the options would do nothing */
@@ -563,16 +620,24 @@ static int record__check_opts(struct record *rec)
 		       "--switch-output-delay" : "--switch-output-max-rate");
 		return 129;
 	}
+	return 0;
+}
+
+/* The rings' sizes, and what is read of them when: -m, --history's
+ * choice, --mmap-flush, a size trigger's wakeups, -z's room per record. */
+static void record__size_rings(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	long page = sysconf(_SC_PAGESIZE);
+	u64 ring = opts->mmap_bytes ? opts->mmap_bytes :
+		   opts->history_size ? history_ring_bytes(opts->history_size, page) :
+		   128 * (u64)page;
+
 	/* overwrite: -m sizes the backward sample rings; tracking has its own;
 	 * with --history the samples come through the forward rings */
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
 	opts->mmap_bytes = opts->overwrite && !opts->history_size ? 256 * (u64)page : ring;
 	rec->keep_tracking = opts->overwrite || rec->so.kind;
-	if (opts->comp_level && rec->data.pipe) {
-		pr_err("perf record: -z cannot compress -o -: the stock perf reads no compressed "
-		       "stream (\"Couldn't decompress data\")\n");
-		return 129;
-	}
 	/* the stock reader decompresses each record into the mmap_len it is
 	 * told: that of a ring, as the stock writes */
 	opts->comp_mmap_len = (opts->overwrite ? opts->bwd_mmap_bytes : opts->mmap_bytes) + page;
@@ -582,6 +647,14 @@ static int record__check_opts(struct record *rec)
 	 * often enough that files come out near the size asked for */
 	if (rec->so.kind == SWITCH_SIZE && !opts->overwrite)
 		opts->wakeup_bytes = MAX(MIN(opts->mmap_bytes / 2, rec->so.size / 2), (u64)page);
+}
+
+/* What every dump is told: its margin, clock, compression, build ids and
+ * their cache. 0 or 129 after saying why. */
+static int record__setup_dump_opts(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+
 	rec->dump_opts.margin = DUMP_MARGIN;
 	rec->dump_opts.monotonic = opts->overwrite;
 	rec->dump_opts.comp_level = opts->comp_level;
@@ -600,11 +673,51 @@ static int record__check_opts(struct record *rec)
 	}
 	return 0;
 }
-int record__parse_options(struct record *rec, int *argcp, const char **argv)
+
+/* Checks the option combinations and derives the ring sizes. 0 or 129. */
+static int record__check_opts(struct record *rec)
 {
-	int argc;
+	int ret = record__check_modes(rec);
+
+	if (!ret)
+		ret = record__check_triggers(rec);
+	if (ret)
+		return ret;
+	if (rec->opts.comp_level && rec->data.pipe) {
+		pr_err("perf record: -z cannot compress -o -: the stock perf reads no compressed "
+		       "stream (\"Couldn't decompress data\")\n");
+		return 129;
+	}
+	record__size_rings(rec);
+	return record__setup_dump_opts(rec);
+}
+
+/* room for every option of perf record, and the terminator */
+#define RECORD_OPTIONS_MAX 128
+
+/* perf record's options, gathered from the groups below in the order
+ * -h lists them. */
+struct option_table {
+	struct option opt[RECORD_OPTIONS_MAX];
+	int nr;
+	int full;	/* an option did not fit: the table is too small */
+};
+
+static void option_table__add(struct option_table *t, const struct option *o, size_t n)
+{
+	if (t->nr + n >= RECORD_OPTIONS_MAX) {
+		t->full = 1;
+		return;
+	}
+	memcpy(t->opt + t->nr, o, n * sizeof(*o));
+	t->nr += n;
+}
+
+/* -e and what shapes its events: filters, groups, user or kernel space. */
+static void record__options_events(struct record *rec, struct option_table *t)
+{
 	struct record_opts *opts = &rec->opts;
-	const struct option options[] = {
+	const struct option o[] = {
 		OPT_CB_FLAGS('e', "event", rec, "event", "event selector (see 'perf list' names; "
 			     "SYS:NAME tracepoints with globs)", opt_event, OPT_MULTI),
 		OPT_CB_FLAGS(0, "filter", rec, "filter", "event filter (tracepoints of the "
@@ -616,6 +729,16 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 			     opt_all_space),
 		OPT_CB_NOARG("all-kernel", rec, "Configure all used events to run in kernel "
 			     "space.", opt_all_space),
+	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* What to watch: CPUs, tasks, a user, cgroups. */
+static void record__options_target(struct record *rec, struct option_table *t)
+{
+	struct record_opts *opts = &rec->opts;
+	const struct option o[] = {
 		OPT_BOOL('a', "all-cpus", &opts->target.system_wide, "system-wide collection from all CPUs"),
 		OPT_STR_NEG('C', "cpu", &opts->target.cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_STR_NEG('p', "pid", &opts->target.pid, "pid", "record events on existing process id"),
@@ -625,6 +748,17 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 		OPT_CB_FLAGS('G', "cgroup", rec, "name", "monitor event in cgroup name only",
 			     opt_cgroup, OPT_MULTI),
 		OPT_BOOL(0, "all-cgroups", &opts->all_cgroups, "Record cgroup events"),
+	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* When events start, how often they sample, the rings, the file and
+ * what it describes of what exists. */
+static void record__options_output(struct record *rec, struct option_table *t)
+{
+	struct record_opts *opts = &rec->opts;
+	const struct option o[] = {
 		OPT_CB('D', "delay", rec, "ms", "ms to wait before starting measurement after "
 		       "program start (-1: start with events disabled)", opt_delay),
 		OPT_BOOL(0, "timestamp-filename", &opts->timestamp_filename,
@@ -647,6 +781,16 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 			 "events at the end of output"),
 		OPT_CB(0, "synth", rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: "
 		       "default=all", opt_synth),
+	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* What each sample and event carries. */
+static void record__options_sample(struct record *rec, struct option_table *t)
+{
+	struct record_opts *opts = &rec->opts;
+	const struct option o[] = {
 		OPT_BOOL('g', NULL, &opts->callgraph, "enables call-graph recording (--call-graph fp)"),
 		OPT_CB(0, "call-graph", rec, "record_mode[,record_size]", "setup and enables "
 		       "call-graph recording: fp, dwarf[,SIZE] (default 8192)", opt_call_graph),
@@ -689,6 +833,16 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 		       "clock_gettime()", opt_clockid),
 		OPT_BOOL(0, "switch-events", &opts->switch_events, "Record context switch events"),
 		OPT_BOOL(0, "namespaces", &opts->namespaces, "Record namespaces events"),
+	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* The recorder itself: its priority, a dry run, build ids. */
+static void record__options_session(struct record *rec, struct option_table *t)
+{
+	struct record_opts *opts = &rec->opts;
+	const struct option o[] = {
 		OPT_CB('r', "realtime", rec, "n", "collect data with this RT SCHED_FIFO priority",
 		       opt_realtime),
 		OPT_CB(0, "proc-map-timeout", rec, "n", "per thread proc mmap processing timeout "
@@ -701,6 +855,16 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 		OPT_BOOL(0, "buildid-all", &opts->buildid_all, "Record build-id of all DSOs "
 			 "regardless of hits"),
 		OPT_BOOL(0, "buildid-mmap", &opts->buildid_mmap, "Record build-id in map events"),
+	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* Options for hardware or file layouts this perf does not have: each
+ * refused with its reason, the option's value (opt_refuse()). */
+static void record__options_refused(struct option_table *t)
+{
+	const struct option o[] = {
 		OPT_CB_FLAGS('b', "branch-any", "-b/--branch-any needs a PMU that samples taken "
 			     "branches (LBR, BRBE), which this perf does not support", NULL,
 			     "sample any taken branches (not supported)", opt_refuse, OPT_NOARG),
@@ -724,6 +888,16 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 			      "a perf.data directory, an output layout this perf does not write",
 			      "spec", "write collected trace data into several data files using "
 			      "parallel threads (not supported)", opt_refuse, "", 0),
+	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* The flight recorder and the triggers of --switch-output, --control. */
+static void record__options_flight(struct record *rec, struct option_table *t)
+{
+	struct record_opts *opts = &rec->opts;
+	const struct option o[] = {
 		OPT_BOOL(0, "overwrite", &opts->overwrite, "flight recorder: samples in overwriting "
 			 "backward rings, dumped on --switch-output triggers and at the end"),
 		OPT_CB_FLAGS(0, "history", rec, "size[,level]", "flight recorder: samples drained "
@@ -748,17 +922,32 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 		       "tracking log (default 64M)", opt_tracking_max),
 		OPT_STR(0, "control", &rec->control_spec, "fifo:ctl[,ack]|fd:ctl[,ack]",
 			"commands snapshot, enable, disable, stop from a fifo or fd"),
+	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* How much perf record says. */
+static void record__options_messages(struct record *rec, struct option_table *t)
+{
+	struct record_opts *opts = &rec->opts;
+	const struct option o[] = {
 		OPT_BOOL('q', "quiet", &opts->quiet, "don't print any message"),
 		OPT_COUNT('v', "verbose", &opts->verbose, "be more verbose"),
-		OPT_TERMINATOR
 	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* Once every option is read: the target the options and the workload's
+ * argc words make, then what the options mean together. 0, or 129 after
+ * saying why. */
+static int record__check_args(struct record *rec, int argc)
+{
+	struct record_opts *opts = &rec->opts;
 	const char *warn;
 	int ret;
 
-	argc = parse_options(*argcp, argv, options, record_usage);
-	if (argc < 0)
-		return argc == PARSE_OPT_HELP ? -1 : 129;
-	*argcp = argc;
 	opts->workload = argc > 0;
 	if (!opts->workload && !opts->target.pid && !opts->target.tid && !opts->target.uid_str)
 		opts->target.system_wide = 1;
@@ -778,4 +967,30 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 	if (!ret)
 		ret = record__check_sample_opts(rec);
 	return ret;
+}
+
+int record__parse_options(struct record *rec, int *argcp, const char **argv)
+{
+	struct option_table t = { .nr = 0 };
+	int argc;
+
+	record__options_events(rec, &t);
+	record__options_target(rec, &t);
+	record__options_output(rec, &t);
+	record__options_sample(rec, &t);
+	record__options_session(rec, &t);
+	record__options_refused(&t);
+	record__options_flight(rec, &t);
+	record__options_messages(rec, &t);
+	if (t.full) {
+		pr_err("perf record: more than %d options: RECORD_OPTIONS_MAX is too small\n",
+		       RECORD_OPTIONS_MAX - 1);
+		return 129;
+	}
+	t.opt[t.nr] = (struct option)OPT_TERMINATOR;
+	argc = parse_options(*argcp, argv, t.opt, record_usage);
+	if (argc < 0)
+		return argc == PARSE_OPT_HELP ? -1 : 129;
+	*argcp = argc;
+	return record__check_args(rec, argc);
 }

@@ -290,7 +290,7 @@ void record__send_acks(struct record *rec, int *acks)
  * the records before its trigger nor, at the end, leave any behind: when
  * the history is behind, the buffers queued for its compressor join their
  * slots as they are (the take moves them so anyway), which gives spares
- * at once. An unqueue may wait for the compression in hand, seconds at
+ * at once. An unqueue may wait for the compression in hand, long at
  * zstd's top levels, and signals are not read here: no new round after a
  * second, and what is left waits in the rings for the next dump (at the
  * end, for none). */
@@ -470,6 +470,51 @@ int record__finish_file(struct record *rec, int announce)
 	return err;
 }
 
+/* Normal mode, recording over: the last drain, then the file is finished
+ * with whatever it holds, after a write error too (a full disk keeps what
+ * was written; perf's promise). Returns the error that loses data: a file
+ * that could not be finished. */
+int record__end_file(struct record *rec, int err)
+{
+	if (!err) {
+		s64 w = record__drain(rec);
+
+		err = w < 0 ? w : 0;
+	}
+	if (err) {
+		rec->write_failed = 1;
+		pr_err("perf record: writing %s: %s: recording stopped, what was written is "
+		       "kept\n", rec->opts.output, strerror(-err));
+	}
+	if (rec->data.fd < 0)
+		return 0;	/* rotation could not start a file: said already */
+	/* a size or time rotation's empty tail is noise; a signal-style
+	 * recorder ends with its last file however empty, as the stock perf
+	 * does (one file per dump asked for, plus the closing one) */
+	if (rec->so.kind > SWITCH_SIGNAL && rec->files && !rec->stats.samples &&
+	    !rec->stats.lost) {
+		perf_data__abort(&rec->data);	/* nothing since the last switch */
+		return 0;
+	}
+	return record__finish_file(rec, record__timestamped(rec));
+}
+
+/* Overwrite mode, recording over: the dump in progress is finished, then
+ * the last moments: one more dump, even after a failed one. */
+int record__last_dump(struct record *rec, int err)
+{
+	struct dump *d = writer__wait(&rec->writer);
+	int dump_err;
+
+	if (d)
+		record__dump_done(rec, d);
+	rec->dump->opts.last = 1;
+	dump_err = record__dump(rec);
+	if (!err && dump_err != -ENODATA)
+		err = dump_err;
+	return err;
+}
+
 /* Starts a file: attrs, then what makes it stand alone (the synthesized
  * tasks, or with rotation the tracking prelude). A size trigger counts
  * from after that prelude, or a prelude bigger than the size would switch
@@ -562,54 +607,4 @@ int record__size_reached(struct record *rec)
 		return (rec->stats.samples || rec->stats.lost) &&
 		       rec->data.data_size - rec->switch_base >= rec->so.size;
 	return dump__fresh_bytes(rec->dump) >= rec->so.size;
-}
-
-/* one "A-B" of -D: A and B after *last, A before B */
-static int delay__range(struct record_opts *o, char *tok, u64 *last)
-{
-	char *dash = strchr(tok, '-');
-	u64 on, off;
-
-	if (!dash || o->nr_delay_edges + 2 > DELAY_EDGES_MAX)
-		return -EINVAL;
-	*dash = '\0';
-	if (parse_u64_range(tok, *last, INT32_MAX, &on) ||
-	    parse_u64_range(dash + 1, on + 1, INT32_MAX, &off))
-		return -EINVAL;
-	o->delay_edges[o->nr_delay_edges++] = on;
-	o->delay_edges[o->nr_delay_edges++] = off;
-	*last = off;
-	return 0;
-}
-
-int record__parse_delay(struct record_opts *o, const char *arg)
-{
-	char *copy, *tok, *save = NULL;
-	u64 ms, last = 0;
-	int err = 0;
-
-	o->nr_delay_edges = 0;
-	if (!strcmp(arg, "-1")) {
-		o->delay_ms = -1;
-		return 0;
-	}
-	if (!strchr(arg, '-')) {
-		if (parse_u64_range(arg, 0, INT32_MAX, &ms))
-			return -EINVAL;
-		o->delay_ms = ms;
-		o->delay_edges[0] = ms;
-		o->nr_delay_edges = ms > 0;
-		return 0;
-	}
-	copy = strdup(arg);
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
-		err = delay__range(o, tok, &last);
-	free(copy);
-	if (!err && !o->nr_delay_edges)
-		err = -EINVAL;
-	/* from 0 on, the events start enabled as without -D */
-	o->delay_ms = err ? 0 : o->delay_edges[0];
-	return err;
 }

@@ -1,3 +1,5 @@
+/* --switch-output: its value parsed, the timestamped names of the files
+ * it makes, and --switch-max-files' rotation of them. */
 #include "record/switch-output.h"
 
 #include <ctype.h>

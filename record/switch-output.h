@@ -1,3 +1,5 @@
+/* --switch-output: when to switch to a new output file, how the files are
+ * named, and which of this run's files --switch-max-files keeps. */
 #ifndef PERF_SWITCH_OUTPUT_H
 #define PERF_SWITCH_OUTPUT_H
 

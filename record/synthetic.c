@@ -1,3 +1,6 @@
+/* The records that describe what exists before recording starts: the
+ * kernel's map, and every task's COMM, FORK, MMAP2 (with build ids) and
+ * NAMESPACES from /proc. */
 #include "record/synthetic.h"
 #include "buildid/build-id.h"
 
@@ -70,7 +73,7 @@ int build_id_cache__get(struct build_id_cache *c, const char *path, u8 bid[BUILD
 }
 
 /* Ends the current line with a NUL (sscanf would otherwise strlen() the
- * whole rest of a 5 MB kallsyms for every line) and returns the next one. */
+ * whole rest of kallsyms for every line) and returns the next one. */
 static char *next_line(char *line)
 {
 	char *nl = strchr(line, '\n');

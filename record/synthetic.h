@@ -1,3 +1,5 @@
+/* Synthesized records of what already exists (the kernel's map, tasks
+ * from /proc, their namespaces), and the build ids read on the way. */
 #ifndef PERF_SYNTHETIC_H
 #define PERF_SYNTHETIC_H
 

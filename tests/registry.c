@@ -12,7 +12,7 @@ extern const struct test_suite suite_util_parse_events, suite_util_mmap, suite_p
 	suite_perfdata_reader, suite_perfdata_compress, suite_flight_history, suite_flight_dump,
 	suite_perfdata_header, suite_script_symbols, suite_script_machine,
 	suite_daemon_daemon_config, suite_util_bpf_event, suite_buildid_dso_hits,
-	suite_lib_memcpy_stream;
+	suite_lib_memcpy_stream, suite_record_loop;
 
 /* The kernel's rings (kernel-ring, backward-ring-buffer, twin-cut) keep
  * the places they have had; script/script checks for leaks of every
@@ -38,6 +38,7 @@ const struct test_suite *const test_suites[] = {
 	&suite_flight_stage_pipe,
 	&suite_flight_record_index,
 	&suite_record_drain,
+	&suite_record_loop,
 	&suite_lib_parse_options,
 	&suite_script_comm_map,
 	&suite_script_script,

@@ -1,0 +1,325 @@
+/* perf record's loop: poll the rings, the signalfd and the control fd,
+ * answer what comes, drain, and switch when a trigger is due. */
+#include "record/loop.h"
+#include "buildid/held-files.h"
+#include "util/evlist.h"
+#include "record/record.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CONTROL_READ_BUDGET (64 << 10)	/* control bytes served per loop round */
+
+/* First of all in perf record: a SIGUSR2/SIGINT during set-up waits for
+ * the loop. */
+int record__setup_signals(struct record *rec)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGHUP);
+	/* a reader of -o - (or of a control ack fifo) that went away is an
+	 * EPIPE to handle, not a death; the workload gets a clean mask */
+	sigaddset(&set, SIGPIPE);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	rec->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return rec->sig_fd < 0 ? -errno : 0;
+}
+
+/* Poll set: the fixed fds, then every event fd (ring fds wait for data,
+ * the others only report POLLHUP when their task is gone). */
+struct pollfd *record__pollfds(struct record *rec, int *nr)
+{
+	struct evlist *evlist = rec->evlist;
+	struct pollfd *pfd;
+	int n = RECORD_NR_FIXED_FDS, k = RECORD_NR_FIXED_FDS;
+
+	for (int i = 0; i < evlist->nr_entries; i++)
+		n += evlist->entries[i]->nr_cpus * evlist->entries[i]->nr_threads;
+	pfd = calloc(n, sizeof(*pfd));
+	if (!pfd)
+		return NULL;
+	pfd[RECORD_PFD_SIGNAL] = (struct pollfd){ .fd = rec->sig_fd, .events = POLLIN };
+	pfd[RECORD_PFD_CONTROL] = (struct pollfd){ .fd = rec->control.ctl_fd, .events = POLLIN };
+	pfd[RECORD_PFD_WRITER] = (struct pollfd){ .fd = writer__fd(&rec->writer), .events = POLLIN };
+	pfd[RECORD_PFD_BPF] = (struct pollfd){ .fd = bpf_sideband__fd(&rec->bpf_sb),
+					       .events = POLLIN };
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		struct evsel *e = evlist->entries[i];
+
+		for (int j = 0; j < e->nr_cpus * e->nr_threads; j++)
+			if (e->fd[j] >= 0)
+				pfd[k++] = (struct pollfd){ .fd = e->fd[j] };
+	}
+	for (int c = 0; c < evlist->nr_mmaps; c++)
+		for (int j = RECORD_NR_FIXED_FDS; j < k; j++)
+			if (evlist->fwd[c].pc && pfd[j].fd == evlist->fwd[c].fd)
+				pfd[j].events = POLLIN;
+	*nr = k;
+	return pfd;
+}
+
+/* Reads pending signals: returns why to stop, or RECORD_RUNNING. A
+ * SIGUSR2 (any number of them) asks for one switch. */
+int record__handle_signals(struct record *rec)
+{
+	struct signalfd_siginfo si;
+	int why = RECORD_RUNNING;
+
+	while (read(rec->sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGINT:
+		case SIGTERM:
+		case SIGHUP:
+			why = RECORD_STOP_SIGNAL;
+			break;
+		case SIGCHLD:
+			if (rec->opts.workload && (pid_t)si.ssi_pid == rec->workload.pid &&
+			    why == RECORD_RUNNING)
+				why = RECORD_STOP_CHILD;
+			break;
+		case SIGUSR2:
+			if (rec->so.kind == SWITCH_SIGNAL)
+				record__ask_switch(rec);
+			break;
+		}
+	}
+	return why;
+}
+
+/* Serves the commands that are queued (up to a pipe's worth, so a writer
+ * that never stops cannot hold the loop away from signals). Work is done
+ * once per round whatever the number of commands: a snapshot is acked
+ * once its switch is done, and every snapshot queued meanwhile collapses
+ * into that one switch; enable/disable end in the last one's state,
+ * applied once (each is an ioctl per event and CPU); a stop is served
+ * before anything queued. At EOF (the writer of an fd: control closed it)
+ * the fd leaves the poll set, or poll would report it for ever. */
+void record__control(struct record *rec, struct pollfd *pfd, int *why)
+{
+	size_t budget = CONTROL_READ_BUDGET;
+	int n, acks = 0, enable = -1;
+	enum control_cmd cmd;
+
+	do {
+		n = control__fill(&rec->control);
+		budget -= n > 0 ? MIN(budget, (size_t)n) : 0;
+		while (*why == RECORD_RUNNING && (cmd = control__next(&rec->control)) != CTL_NONE) {
+			/* a snapshot the rate limit drops is answered now */
+			if (cmd == CTL_SNAPSHOT && rec->so.kind && record__ask_switch(rec)) {
+				rec->acks_owed++;
+				continue;
+			}
+			if (cmd == CTL_ENABLE || cmd == CTL_DISABLE)
+				enable = cmd == CTL_ENABLE;
+			else if (cmd == CTL_STOP)
+				*why = RECORD_STOP_SIGNAL;
+			else if (cmd == CTL_UNKNOWN && rec->opts.verbose)
+				pr_err("perf record: --control: unknown command ignored\n");
+			acks++;
+		}
+	} while (n > 0 && budget && *why == RECORD_RUNNING);
+	if (enable >= 0) {
+		rec->delay_base = 0;	/* a command overrides what -D had planned */
+		enable ? evlist__enable(rec->evlist) : evlist__disable(rec->evlist);
+		if (!rec->opts.quiet)
+			pr_err("Events %s\n", enable ? "enabled" : "disabled");
+	}
+	while (acks-- > 0)
+		control__ack(&rec->control);
+	if (n == 0 || (n < 0 && n != -EAGAIN)) {
+		if (n < 0)
+			pr_err("perf record: --control: read: %s: no more commands\n", strerror(-n));
+		else if (rec->opts.verbose)
+			pr_err("perf record: --control: closed by the writer\n");
+		pfd->fd = -1;
+	}
+}
+
+/* -D: the ns of the next enable or disable, 0 when none is planned */
+u64 record__delay_next(struct record *rec)
+{
+	if (!rec->delay_base || rec->delay_edge >= rec->opts.nr_delay_edges)
+		return 0;
+	return rec->delay_base + rec->opts.delay_edges[rec->delay_edge] * 1000000ULL;
+}
+
+/* -D: enables and disables the events as their times come; after the
+ * last range, recording stops, as perf does. */
+void record__delay_step(struct record *rec, int *why)
+{
+	u64 next;
+
+	while ((next = record__delay_next(rec)) && now_ns() >= next) {
+		int on = !(rec->delay_edge++ % 2);
+
+		on ? evlist__enable(rec->evlist) : evlist__disable(rec->evlist);
+		if (!rec->opts.quiet)
+			pr_err("Events %s\n", on ? "enabled" : "disabled");
+		if (!on && rec->delay_edge == rec->opts.nr_delay_edges && *why == RECORD_RUNNING)
+			*why = RECORD_STOP_SIGNAL;
+	}
+}
+
+/* ms until deadline (ns), at most cap; 0 when it has passed */
+static int ms_until(u64 deadline, int cap)
+{
+	u64 now = now_ns();
+
+	return deadline <= now ? 0 : (int)MIN((u64)cap, (deadline - now) / 1000000 + 1);
+}
+
+int record__poll_timeout(struct record *rec)
+{
+	int ms = 1000;
+
+	/* records wait in the rings for the compressor: back soon, not at
+	 * the next wakeup (the kernel gave it already), yet not in a spin
+	 * that takes the CPU the compressor needs */
+	if (rec->drain_behind)
+		return 1;
+
+	if (record__delay_next(rec))
+		ms = ms_until(record__delay_next(rec), ms);
+	/* a binary is held once its MMAP2 is read: soon, before it can be deleted */
+	if (rec->tracking.held)
+		ms = MIN(ms, HELD_FILES_LATENCY_MS);
+	if (writer__busy(&rec->writer))
+		return ms;	/* triggers wait for the writer, which wakes the loop */
+	if (rec->so.kind == SWITCH_SIZE)
+		ms = MIN(ms, 100);
+	if (rec->so.kind == SWITCH_TIME)
+		ms = ms_until(rec->next_switch, ms);
+	if (rec->trigger.due_ns)	/* --switch-output-delay */
+		ms = ms_until(rec->trigger.due_ns, ms);
+	return ms;
+}
+
+/* The fixed fds: signals first (a stop wins over everything queued), then
+ * control commands, a dump the writer finished, a BPF program loaded. */
+static void record__serve_fixed(struct record *rec, struct pollfd *pfd, int *why)
+{
+	if (pfd[RECORD_PFD_SIGNAL].revents)
+		*why = record__handle_signals(rec);
+	if (*why == RECORD_RUNNING && pfd[RECORD_PFD_CONTROL].revents)
+		record__control(rec, &pfd[RECORD_PFD_CONTROL], why);
+	if (pfd[RECORD_PFD_WRITER].revents) {
+		struct dump *d = writer__reap(&rec->writer);
+
+		if (d)
+			record__dump_done(rec, d);
+	}
+	if (pfd[RECORD_PFD_BPF].revents)
+		bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
+}
+
+/* The event fds: counts the wakeups, and stops watching an fd whose task
+ * is gone. How many of the alive ones are still watched. */
+static int record__watch_events(struct record *rec, struct pollfd *pfd, int nr, int alive)
+{
+	for (int i = RECORD_NR_FIXED_FDS; i < nr; i++) {
+		if (pfd[i].revents & POLLIN)
+			rec->stats.wakeups++;
+		if (pfd[i].revents & (POLLHUP | POLLERR)) {
+			pfd[i].fd = -1;	/* its task is gone: stop watching it */
+			alive--;
+		}
+	}
+	return alive;
+}
+
+/* --max-size: the file holds that much; the workload is terminated, as by
+ * a Ctrl-C. */
+static void record__check_size(struct record *rec, int *why)
+{
+	if (rec->opts.max_size && rec->data.data_size >= rec->opts.max_size &&
+	    *why == RECORD_RUNNING) {
+		pr_err("[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
+		       (unsigned long long)rec->data.data_size >> 10);
+		*why = RECORD_STOP_SIGNAL;
+	}
+}
+
+/* One round: wait, read signals (a stop wins over everything queued),
+ * control commands, drain, then at most one switch for however many
+ * triggers came. Every round reads the signals: nothing runs unbounded
+ * between two reads. */
+int record__loop(struct record *rec, int *why_out)
+{
+	struct pollfd *pfd;
+	int nr, alive, why = RECORD_RUNNING, err = 0;
+
+	pfd = record__pollfds(rec, &nr);
+	if (!pfd)
+		return -ENOMEM;
+	alive = nr - RECORD_NR_FIXED_FDS;
+	rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
+	while (why == RECORD_RUNNING) {
+		s64 w;
+
+		if (poll(pfd, nr, record__switch_due(rec) ? 0 : record__poll_timeout(rec)) < 0 &&
+		    errno != EINTR) {
+			err = -errno;
+			pr_err("perf record: poll: %s\n", strerror(errno));
+			break;
+		}
+		if (rec->opts.verbose > 1)
+			for (int i = 0; i < nr; i++)
+				if (pfd[i].revents)
+					pr_err("poll: fd %d revents %#x\n", pfd[i].fd, pfd[i].revents);
+		record__serve_fixed(rec, pfd, &why);
+		if (why != RECORD_RUNNING)
+			break;
+		alive = record__watch_events(rec, pfd, nr, alive);
+		if (!alive && !rec->opts.workload)
+			why = RECORD_STOP_HUP;
+		record__delay_step(rec, &why);
+		w = record__drain_ready(rec);
+		if (w < 0) {
+			err = w;
+			break;
+		}
+		record__check_size(rec, &why);
+		if (record__switch_due(rec)) {
+			err = record__switch(rec);
+			if (err)
+				break;
+		}
+	}
+	free(pfd);
+	*why_out = why;
+	return err;
+}
+
+/* Waits for the workload to end, answering signals meanwhile: terminate
+ * sends it SIGTERM first (recording was stopped by a signal); a signal
+ * while waiting sends SIGKILL, so the recorder never hangs on a child that
+ * ignores SIGTERM. Returns its wait status. */
+int record__wait_workload(struct record *rec, int terminate)
+{
+	struct pollfd pfd = { .fd = rec->sig_fd, .events = POLLIN };
+	pid_t pid = rec->workload.pid;
+	int status = 0;
+
+	if (pid <= 0)
+		return 0;
+	if (terminate)
+		kill(pid, SIGTERM);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (poll(&pfd, 1, 100) > 0 && record__handle_signals(rec) == RECORD_STOP_SIGNAL)
+			kill(pid, SIGKILL);
+	}
+	rec->workload.pid = -1;
+	return status;
+}

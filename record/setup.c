@@ -1,0 +1,200 @@
+/* What a recording needs before its loop: the target's maps, the events
+ * opened and mapped, the flight recorder's buffers and writer, tracking. */
+#include "record/setup.h"
+#include "buildid/held-files.h"
+#include "util/cpumap.h"
+#include "util/evlist.h"
+#include "util/parse-events.h"
+#include "record/record.h"
+#include "record/summary.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Builds the cpu and thread maps for the target; prints why on failure. */
+int record__setup_maps(struct record *rec)
+{
+	struct target *t = &rec->opts.target;
+	/* --per-thread: every event on any CPU, one ring per thread */
+	struct cpu_map *cpus = t->per_thread ? cpu_map__new_any() : cpu_map__new(t->cpu_list);
+	struct thread_map *threads = NULL;
+
+	if (!cpus) {
+		pr_err("perf record: cpu list '%s': %s\n", t->cpu_list ? t->cpu_list : "online",
+		       errno == ENODEV ? "CPU not online" : "bad syntax (expected e.g. 0-2,4)");
+		return -EINVAL;
+	}
+	if (t->pid || t->tid) {
+		const char *list = t->pid ? t->pid : t->tid;
+
+		threads = thread_map__new_str(list, !t->pid);
+		if (!threads)
+			pr_err("perf record: %s '%s': %s\n", t->pid ? "pid" : "tid", list,
+			       errno == ESRCH ? "No such process" : "bad list");
+	} else if (t->uid_str) {
+		threads = thread_map__new_uid(t->uid);
+		if (!threads)
+			pr_err("perf record: -u/--uid %s: %s\n", t->uid_str,
+			       errno == ESRCH ? "the user runs no process" : strerror(errno));
+	} else {
+		threads = thread_map__new_pid(rec->opts.per_task ? rec->workload.pid : -1);
+	}
+	if (threads)
+		evlist__set_maps(rec->evlist, cpus, threads);
+	cpu_map__put(cpus);
+	thread_map__put(threads);
+	return threads ? 0 : -EINVAL;
+}
+
+/* Overwrite mode: the kernel rings and the capture buffers must fit in
+ * memory, said now rather than at the first dump. 0 or -ENOMEM with
+ * rec->err set. */
+static int record__check_memory(struct record *rec)
+{
+	u64 ring = rec->opts.bwd_mmap_bytes, avail = meminfo_kb("MemAvailable") * 1024, need;
+	int nr = rec->evlist->cpus->nr;
+
+	if (!rec->opts.overwrite || !avail)
+		return 0;
+	if (rec->opts.history_size) {
+		/* the history, and one take of it being written */
+		need = nr * rec->opts.mmap_bytes + 2 * rec->opts.history_size;
+		if (need <= avail)
+			return 0;
+		snprintf(rec->err, sizeof(rec->err), "--history: %lluM of history (and a dump's "
+			 "take of it) and %d rings need %lluM, only %lluM of memory is available",
+			 (unsigned long long)(rec->opts.history_size >> 20), nr,
+			 (unsigned long long)(need >> 20), (unsigned long long)(avail >> 20));
+		return -ENOMEM;
+	}
+	need = nr * (ring + rec->opts.mmap_bytes) + dump__memory(nr, ring);
+	if (need <= avail)
+		return 0;
+	snprintf(rec->err, sizeof(rec->err), "--overwrite: %d rings of %lluM and their capture "
+		 "buffers need %lluM, only %lluM of memory is available: use a smaller -m", nr,
+		 (unsigned long long)(ring >> 20), (unsigned long long)(need >> 20),
+		 (unsigned long long)(avail >> 20));
+	return -ENOMEM;
+}
+
+/* Dumps that come while recording read each ring where it is, standing
+ * still, while twin events write into rings of their own: the capture
+ * copies nothing and takes the same time for rings of any size. Only for
+ * events of whole CPUs (evlist__open_twins() says why); without twins,
+ * which take as much memory again in the kernel's rings, dumps copy the
+ * rings. Returns whether the twins are open. */
+static int record__open_twins(struct record *rec)
+{
+	char why[256];
+
+	if (!rec->opts.overwrite || rec->opts.per_task || !rec->so.kind || rec->opts.history_size)
+		return 0;
+	if (!evlist__open_twins(rec->evlist, why, sizeof(why)))
+		return 1;
+	if (rec->opts.verbose)
+		pr_err("[ perf record: %s: dumps copy the rings ]\n", why);
+	return 0;
+}
+
+/* Overwrite mode: capture buffers for every ring, and the dump writer. */
+static int record__setup_dumps(struct record *rec)
+{
+	int err;
+
+	if (rec->opts.history_size) {
+		int nr = rec->evlist->nr_mmaps;
+
+		rec->history = history__new(nr, rec->opts.history_size, rec->opts.history_level);
+		if (!rec->history) {
+			err = -errno;
+			if (errno == EINVAL)
+				snprintf(rec->err, sizeof(rec->err), "--history: %lluK is too small for "
+					 "%d rings: at least %lluK", (unsigned long long)
+					 (rec->opts.history_size >> 10), nr,
+					 (unsigned long long)(history__min_size(nr) >> 10));
+			else
+				snprintf(rec->err, sizeof(rec->err), "--history: %s", strerror(errno));
+			return err;
+		}
+		rec->dump_opts.history_slots = nr;
+	}
+	rec->dump = dump__new(rec->evlist, record__id_sample_type(rec->evlist), &rec->dump_opts);
+	if (!rec->dump) {
+		err = -errno;
+		snprintf(rec->err, sizeof(rec->err), "capture buffers: %s", strerror(errno));
+		return err;
+	}
+	err = writer__start(&rec->writer, &dump__writer_ops);
+	if (err) {
+		snprintf(rec->err, sizeof(rec->err), "dump writer: %s", strerror(-err));
+		return err;
+	}
+	writer__warm(&rec->writer, rec->dump, rec->opts.output);
+	if (rec->opts.verbose)
+		record__print_memory(rec);
+	return 0;
+}
+
+/* --switch-output-event: a forward event whose samples trigger a switch. */
+int record__add_switch_event(struct record *rec)
+{
+	int before = rec->evlist->nr_entries;
+
+	if (!rec->switch_event)
+		return 0;
+	if (parse_events(rec->evlist, rec->switch_event, rec->err, sizeof(rec->err))) {
+		pr_err("%s\n", rec->err);
+		return -EINVAL;
+	}
+	for (int i = before; i < rec->evlist->nr_entries; i++) {
+		rec->evlist->entries[i]->overwrite = 0;
+		rec->evlist->entries[i]->wake_each = 1;
+	}
+	rec->switch_evsel = rec->evlist->entries[before];
+	return 0;
+}
+
+int record__open(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	int err, twins;
+
+	err = record__config(rec->evlist, opts, rec->err, sizeof(rec->err));
+	if (!err)
+		err = evlist__open(rec->evlist, rec->err, sizeof(rec->err),
+				   opts->quiet ? -1 : opts->verbose);
+	if (!err)
+		err = record__check_memory(rec);
+	if (err)
+		return err;
+	twins = record__open_twins(rec);
+	err = evlist__mmap(rec->evlist, opts->mmap_bytes, opts->bwd_mmap_bytes,
+			   rec->err, sizeof(rec->err));
+	if (err)
+		return err;
+	if (twins && !evlist__twinned(rec->evlist) && opts->verbose)
+		pr_err("[ perf record: %s: dumps copy the rings ]\n", rec->err);
+	return opts->overwrite ? record__setup_dumps(rec) : 0;
+}
+
+int record__setup_tracking(struct record *rec)
+{
+	struct record_opts *opts = &rec->opts;
+	int err;
+
+	tracking__init(&rec->tracking, rec->tracking_max, record__id_sample_type(rec->evlist));
+	/* a dump's binaries may be gone by then: hold them while the log maps them */
+	if (opts->overwrite && rec->dump_opts.buildid_dir[0] &&
+	    !(rec->tracking.held = held_files__new())) {
+		pr_err("perf record: holding binaries: %s\n", strerror(errno));
+		return -ENOMEM;
+	}
+	bpf_progs__init(&rec->bpf);
+	/* before the programs are listed: none loads unseen in between */
+	err = opts->no_bpf_event ? 0 : bpf_sideband__open(&rec->bpf_sb);
+	if (err && opts->verbose)
+		pr_err("Warning: BPF side-band events: %s: only the rings tell of programs\n",
+		       strerror(-err));
+	return 0;
+}
