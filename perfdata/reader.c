@@ -1,5 +1,5 @@
-/* perf.data as hostile input: the file mapped read-only, every header,
- * section and record checked before use, samples decoded by their event's layout. */
+/* perf.data as hostile input: the file mapped read-only, every section and
+ * record checked before use, samples decoded by their event's layout. */
 #include "perfdata/reader.h"
 #include "perfdata/compress.h"
 #include "util/event.h"
