@@ -47,23 +47,6 @@ struct perf_data {
  * 0 or -errno with one line in errbuf. */
 int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_t errsz);
 
-/* -o -: takes standard output for a pipe-mode stream, before anything is
- * recorded or forked. A closed or read-only fd and a terminal are
- * refused; a pipe, a file, a socket or a device will do, as nothing is
- * sought. d gets a
- * close-on-exec duplicate, and fd 1 becomes a copy of stderr, so that
- * neither a workload's output nor anything perf prints can get into the
- * stream (the stock perf gives its workload stderr as stdout too).
- * 0 or -errno with one line in errbuf. */
-int perf_data__take_stdout(struct perf_data *d, char *errbuf, size_t errsz);
-/* Pipe mode, after perf_data__take_stdout(): the pipe header (magic, size
- * 16), each event's attr and ids as a PERF_RECORD_HEADER_ATTR record, and
- * the features as records (header__build_pipe_features()), as the stock
- * perf starts a stream. perf_data__commit() then only closes it. 0 or
- * -errno with a line in errbuf. */
-int perf_data__create_pipe(struct perf_data *d, const struct header_info *info,
-			   char *errbuf, size_t errsz);
-
 /* Creates the file (0600, never through a symlink) and writes the attrs
  * with their ids. 0 or -errno with a line in errbuf naming the file. */
 int perf_data__create(struct perf_data *d, const char *path, const struct evlist *evlist,
@@ -135,5 +118,8 @@ int perf_data__rename(struct perf_data *d, const char *path);
 /* Removes the unfinished file and frees d's strings; safe on a half-built
  * d and after a commit. */
 void perf_data__abort(struct perf_data *d);
+
+/* the stream mode (-o -) is part of the writer's interface */
+#include "perfdata/pipe-data.h"
 
 #endif

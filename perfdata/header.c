@@ -1,6 +1,7 @@
 /* The perf.data feature sections: each feature's body, in bit order after
  * the data, some made ahead of the file; and as records for a stream. */
 #include "perfdata/header.h"
+#include "perfdata/header-internal.h"
 #include "util/cpumap.h"
 #include "buildid/dso-hits.h"
 #include "util/evlist.h"

@@ -1,6 +1,7 @@
 /* perf.data as hostile input: the file mapped read-only, every section and
  * record checked before use, samples decoded by their event's layout. */
 #include "perfdata/reader.h"
+#include "perfdata/header-internal.h"
 #include "perfdata/compress.h"
 #include "util/event.h"
 #include "util/tp.h"
