@@ -1,3 +1,5 @@
+/* The perf.data writer: a file made unnamed, its attrs, data and features
+ * written, and named only once complete; and the stream mode (-o -). */
 #ifndef PERF_DATA_H
 #define PERF_DATA_H
 
@@ -58,9 +60,8 @@ int perf_data__open_ahead(struct perf_data *d, const char *path);
 /* Faults the first bytes of a file opened ahead into the page cache, a
  * chunk at a time until *stop (read atomically: another thread sets it),
  * and allocates them on the disk. A write into a new file pays for each
- * page it adds to the page cache, more than for the copy (5 to 15 times
- * as much in this VM); a write into pages that are there pays only the
- * copy. The pages are clean zeros, which the kernel can take back at
+ * page it adds to the page cache, several times what it pays for the
+ * copy; a write into pages that are there pays only the copy. The pages are clean zeros, which the kernel can take back at
  * need; the blocks stay allocated until the file is used or closed.
  * Nothing is done where bytes are more than half the free room
  * (-ENOSPC) or half the free memory (-ENOMEM), nor on tmpfs, whose pages
@@ -82,8 +83,7 @@ int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const 
 /* Asks the filesystem for room for bytes more of data, past the end of
  * the file (its size stays), as one allocation before the writes: a
  * filesystem that allocates as the page cache fills (ext4's delayed
- * allocation) then writes a large dump in about two thirds of the time.
- * Only a hint: nothing is asked where bytes are more than half the free
+ * allocation) then writes a large dump faster. Only a hint: nothing is asked where bytes are more than half the free
  * room (a failed allocation keeps what it got, and the writes would then
  * say what is wrong), a filesystem without it changes nothing, and the
  * file's end drops what was not used. */

@@ -1,6 +1,6 @@
 /* Whether a machine-description or BPF feature section holds what its counts
  * say. The stock perf trusts those counts: with a lying one it crashes or
- * reads for minutes, so such a file is refused here too. */
+ * reads on and on, so such a file is refused here too. */
 #include "perfdata/header-internal.h"
 #include "util/bpf-event.h"
 

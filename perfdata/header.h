@@ -1,3 +1,5 @@
+/* The perf.data header's layout and its feature sections: the ids, what
+ * the features describe, and building them for a file or a stream. */
 #ifndef PERF_HEADER_H
 #define PERF_HEADER_H
 
