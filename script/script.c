@@ -872,68 +872,87 @@ static int script__machine_init(struct script *s)
 	return err;
 }
 
+/* Everything a run needs before the records: the file, -F's fields, the
+ * task names and, for -F sym or dso, the maps. 0 or -errno, said. */
+static int script__setup(struct script *s)
+{
+	const struct script_opts *o = s->o;
+	char err[512];
+	int rc = reader__open(&s->reader, o->input, err, sizeof(err));
+
+	if (rc) {
+		fprintf(o->msg, "perf script: %s\n", err);
+		return rc;
+	}
+	if (o->fields && (script__parse_fields(s, o->fields) || script__check_fields(s)))
+		return -EINVAL;
+	s->comms = comm_map__new();
+	s->raw = calloc(1, RAW_ROOM);
+	if (((HAS(s, FIELD_SYM) || HAS(s, FIELD_DSO)) &&
+	     (!(s->dsos = dsos__new(o->buildid_dir)) || script__machine_init(s))) ||
+	    !s->comms || !s->raw) {
+		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The file's records in time order (file order breaks ties), each
+ * printed or taken in; the first bad one ends the run. 0 or -errno, said. */
+static int script__process_all(struct script *s, struct collect *c)
+{
+	const struct script_opts *o = s->o;
+	char err[512];
+	int rc = reader__for_each(&s->reader, collect_record, c, err, sizeof(err));
+
+	if (rc == -EBADMSG)
+		snprintf(err, sizeof(err), "record at offset %#llx: unsupported type %u (this perf script reads the files of this perf record)",
+			 (unsigned long long)c->bad_off, c->bad_type);
+	if (rc) {
+		fprintf(o->msg, "perf script: %s: %s\n", o->input,
+			rc == -EINVAL || rc == -EBADMSG ? err : strerror(-rc));
+		return rc;
+	}
+	warn_undecodable(s);
+	if (c->nr)	/* qsort() must not see the NULL of an empty data section */
+		qsort(c->refs, c->nr, sizeof(*c->refs), cmp_ref);
+	for (size_t i = 0; i < c->nr; i++) {
+		rc = process(s, c->refs[i].h);
+		if (rc) {
+			report_bad_record(s, c->refs[i].h, rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Frees what a run took, set up or not. */
+static void script__exit(struct script *s)
+{
+	trace_seq_destroy(&s->seq);
+	free(s->raw);
+	comm_map__delete(s->comms);
+	machine__exit(&s->machine);
+	dsos__delete(s->dsos);
+	id_hash__exit(&s->cgroups);
+	for (size_t i = 0; i < s->read_prev.cap; i++)
+		free(s->read_prev.owners[i]);
+	id_hash__exit(&s->read_prev);
+	reader__close(&s->reader);
+}
+
 int script__run(const struct script_opts *o)
 {
 	struct script s = { .o = o, .out = o->out };
 	struct collect c = { 0 };
-	char err[512];
 	int rc;
 
 	s.reader.fd = -1;
-	rc = reader__open(&s.reader, o->input, err, sizeof(err));
-	if (rc) {
-		fprintf(o->msg, "perf script: %s\n", err);
-		goto out;
-	}
-	if (o->fields && (script__parse_fields(&s, o->fields) || script__check_fields(&s))) {
-		rc = -EINVAL;
-		goto out;
-	}
-	s.comms = comm_map__new();
-	s.raw = calloc(1, RAW_ROOM);
-	if ((HAS(&s, FIELD_SYM) || HAS(&s, FIELD_DSO)) &&
-	    (!(s.dsos = dsos__new(o->buildid_dir)) || script__machine_init(&s))) {
-		rc = -ENOMEM;
-		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	if (!s.comms || !s.raw) {
-		rc = -ENOMEM;
-		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
-		goto out;
-	}
 	trace_seq_init(&s.seq);
-	rc = reader__for_each(&s.reader, collect_record, &c, err, sizeof(err));
-	if (rc == -EBADMSG)
-		snprintf(err, sizeof(err), "record at offset %#llx: unsupported type %u (this perf script reads the files of this perf record)",
-			 (unsigned long long)c.bad_off, c.bad_type);
-	if (rc) {
-		fprintf(o->msg, "perf script: %s: %s\n", o->input,
-			rc == -EINVAL || rc == -EBADMSG ? err : strerror(-rc));
-		goto out_seq;
-	}
-	warn_undecodable(&s);
-	if (c.nr)	/* qsort() must not see the NULL of an empty data section */
-		qsort(c.refs, c.nr, sizeof(*c.refs), cmp_ref);
-	for (size_t i = 0; i < c.nr; i++) {
-		rc = process(&s, c.refs[i].h);
-		if (rc) {
-			report_bad_record(&s, c.refs[i].h, rc);
-			goto out_seq;
-		}
-	}
-out_seq:
-	trace_seq_destroy(&s.seq);
-out:
+	rc = script__setup(&s);
+	if (!rc)
+		rc = script__process_all(&s, &c);
 	free(c.refs);
-	free(s.raw);
-	comm_map__delete(s.comms);
-	machine__exit(&s.machine);
-	dsos__delete(s.dsos);
-	id_hash__exit(&s.cgroups);
-	for (size_t i = 0; i < s.read_prev.cap; i++)
-		free(s.read_prev.owners[i]);
-	id_hash__exit(&s.read_prev);
-	reader__close(&s.reader);
+	script__exit(&s);
 	return rc;
 }
