@@ -1,4 +1,4 @@
-/* The perf.data header's layout and its feature sections: the ids, what
+/* The perf.data header's layout and its feature sections: their ids, what
  * the features describe, and building them for a file or a stream. */
 #ifndef PERF_HEADER_H
 #define PERF_HEADER_H
