@@ -294,55 +294,62 @@ static int wait_for_daemon(int fd, const char *base)
 	return 1;
 }
 
+/* The daemon, in the foreground or in the child of a background start:
+ * set up, the sessions started, the word "ok" to the starting command
+ * (report, -1 in the foreground), then the loop until a stop. */
+static int daemon__run(struct daemon *d, int report)
+{
+	char err[PATH_MAX + 1024] = "";
+	int ret = daemon__setup(d, err, sizeof(err));
+
+	if (!ret && report >= 0)
+		ret = daemon__redirect(d, err, sizeof(err));
+	if (ret) {
+		if (report < 0)
+			pr_err("%s\n", err);
+		else
+			write_all(report, err, strlen(err));	/* the parent gone: nobody to tell */
+		return 1;
+	}
+	daemon_log("started on %s (pid %d), config %s", d->config->base, (int)getpid(),
+		   d->config_path);
+	/* the sessions are listed once `start` returns (they answer a ping
+	 * once their recorders are up) */
+	session_list__apply(&d->sessions, d->config);
+	daemon__write_status(d);
+	if (report >= 0) {
+		if (write_all(report, "ok", 2))
+			daemon_log("the starting command went away");
+		close(report);
+	}
+	return daemon__loop(d);
+}
+
 static int cmd_daemon_start(struct daemon_opts *o)
 {
 	struct daemon d = { .opts = o, .lock_fd = -1, .sig_fd = -1, .ino_fd = -1 };
-	char path[PATH_MAX], err[PATH_MAX + 1024] = "";
-	int report[2] = { -1, -1 }, ret;
+	char path[PATH_MAX];
+	int report[2] = { -1, -1 }, ret = 1;
+	pid_t pid = 0;
 
 	d.config = load_config(o, 0, path, sizeof(path));
 	if (!d.config)
 		return 1;
+	if (!o->foreground && (pipe2(report, O_CLOEXEC) || (pid = fork()) < 0)) {
+		pr_err("failed: perf daemon: fork: %s\n", strerror(errno));
+		goto out;
+	}
+	if (pid > 0) {	/* the starting command: waits for the daemon's word */
+		close(report[1]);
+		ret = wait_for_daemon(report[0], d.config->base);
+		goto out;
+	}
 	if (!o->foreground) {
-		pid_t pid;
-
-		if (pipe2(report, O_CLOEXEC) || (pid = fork()) < 0) {
-			pr_err("failed: perf daemon: fork: %s\n", strerror(errno));
-			daemon_config__delete(d.config);
-			return 1;
-		}
-		if (pid > 0) {
-			close(report[1]);
-			ret = wait_for_daemon(report[0], d.config->base);
-			daemon_config__delete(d.config);
-			return ret;
-		}
 		close(report[0]);
 		setsid();
 	}
-	ret = daemon__setup(&d, err, sizeof(err));
-	if (!ret && !o->foreground)
-		ret = daemon__redirect(&d, err, sizeof(err));
-	if (ret) {
-		if (o->foreground)
-			pr_err("%s\n", err);
-		else if (write_all(report[1], err, strlen(err)))
-			ret = -EPIPE;	/* the parent is gone: nobody to tell */
-		daemon__exit(&d);
-		return 1;
-	}
-	daemon_log("started on %s (pid %d), config %s", d.config->base, (int)getpid(),
-		   d.config_path);
-	/* the sessions are listed once `start` returns (they answer a ping
-	 * once their recorders are up) */
-	session_list__apply(&d.sessions, d.config);
-	daemon__write_status(&d);
-	if (!o->foreground) {
-		if (write_all(report[1], "ok", 2))
-			daemon_log("the starting command went away");
-		close(report[1]);
-	}
-	ret = daemon__loop(&d);
+	ret = daemon__run(&d, report[1]);
+out:
 	daemon__exit(&d);
 	return ret;
 }

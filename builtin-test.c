@@ -205,6 +205,15 @@ static int selected(struct test_run *run, int i, int argc, const char **argv)
 	return 0;
 }
 
+static void test_run__exit(struct test_run *run)
+{
+	for (int i = 0; i < run->nr_shell; i++) {
+		free(run->shell[i].path);
+		free(run->shell[i].desc);
+	}
+	free(run->shell);
+}
+
 int cmd_test(int argc, const char **argv)
 {
 	struct test_run run = { 0 };
@@ -239,11 +248,7 @@ int cmd_test(int argc, const char **argv)
 		else
 			run_one(&run, i);
 	}
-	for (int i = 0; i < run.nr_shell; i++) {
-		free(run.shell[i].path);
-		free(run.shell[i].desc);
-	}
-	free(run.shell);
+	test_run__exit(&run);
 	if (list)
 		return 0;
 	if (!ran) {

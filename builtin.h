@@ -1,3 +1,4 @@
+/* The commands perf.c dispatches to, one builtin-*.c each. */
 #ifndef PERF_BUILTIN_H
 #define PERF_BUILTIN_H
 

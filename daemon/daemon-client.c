@@ -1,3 +1,5 @@
+/* perf daemon's clients' side of a session: a command written to the
+ * recorder's control fifo and its answer awaited on the ack fifo. */
 #include "daemon/daemon-client.h"
 #include "lib/util.h"
 

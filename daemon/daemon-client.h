@@ -1,3 +1,5 @@
+/* Commands to a session's recorder (ping, snapshot) through its control
+ * and ack fifos. */
 #ifndef PERF_DAEMON_CLIENT_H
 #define PERF_DAEMON_CLIENT_H
 

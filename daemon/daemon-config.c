@@ -1,3 +1,5 @@
+/* Parses perf daemon's part of a perfconfig file, naming each mistake by
+ * file and line. */
 #include "daemon/daemon-config.h"
 
 #include <ctype.h>

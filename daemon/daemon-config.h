@@ -1,3 +1,5 @@
+/* perf daemon's config: the base directory and the sessions of a
+ * perfconfig file. */
 #ifndef PERF_DAEMON_CONFIG_H
 #define PERF_DAEMON_CONFIG_H
 

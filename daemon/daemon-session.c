@@ -1,3 +1,5 @@
+/* perf daemon's sessions: each a perf record run in its directory, started,
+ * restarted with a backoff when it dies, and stopped as the config changes. */
 #include "daemon/daemon-session.h"
 #include "daemon/daemon-config.h"
 #include "daemon/daemon-status.h"
@@ -14,7 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define STOP_GRACE_NS (5ULL * 1000000000)	/* SIGINT ends a recorder in ~1 s plus its dump */
+/* SIGINT ends a recorder once it has written its last dump: the grace
+ * leaves room for that dump before SIGKILL */
+#define STOP_GRACE_NS (5ULL * 1000000000)
 #define BACKOFF_MAX_S 60
 #define STABLE_NS (60ULL * 1000000000)		/* a run this long resets the backoff */
 #define MAX_ARGS 256

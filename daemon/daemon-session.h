@@ -1,3 +1,5 @@
+/* perf daemon's sessions: the configured perf record runs, started,
+ * restarted and stopped as the config says; and the daemon's log. */
 #ifndef PERF_DAEMON_SESSION_H
 #define PERF_DAEMON_SESSION_H
 

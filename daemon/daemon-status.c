@@ -1,3 +1,5 @@
+/* perf daemon's state on disk: BASE/lock (one daemon per base) and
+ * BASE/status (the daemon's and each session's pid), read by the clients. */
 #include "daemon/daemon-status.h"
 #include "daemon/daemon-session.h"
 #include "flight/trigger.h"

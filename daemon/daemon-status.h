@@ -1,3 +1,5 @@
+/* perf daemon's state on disk for its clients: the lock of a base, the
+ * status file, and what a session's output says. */
 #ifndef PERF_DAEMON_STATUS_H
 #define PERF_DAEMON_STATUS_H
 

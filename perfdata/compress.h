@@ -1,3 +1,5 @@
+/* zstd for perf.data: ring data compressed into PERF_RECORD_COMPRESSED
+ * records as one stream per file, and the stream read back. */
 #ifndef PERF_COMPRESS_H
 #define PERF_COMPRESS_H
 

@@ -1,3 +1,5 @@
+/* The perf.data writer: the output path checked, the file made unnamed
+ * (or ahead of its dump), data, features and header written, named last. */
 #include "perfdata/data.h"
 #include "buildid/dso-hits.h"
 #include "perfdata/compress.h"
@@ -202,9 +204,9 @@ static int warm_allowed(int fd, u64 bytes)
 int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop)
 {
 	/* made already: read through again, which faults back in the pages
-	 * the kernel took since (clean page cache goes first; here a DAMON
-	 * pageout scheme took 35 of 62 MB left idle for three minutes) and
-	 * marks the others used */
+	 * the kernel took since (clean page cache left idle goes first, to
+	 * reclaim or to a pageout scheme such as DAMON's) and marks the
+	 * others used */
 	int again = bytes <= d->warm, err = 0;
 	u64 pos = again ? 0 : d->warm, end;
 	char *scratch;

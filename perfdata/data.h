@@ -1,3 +1,5 @@
+/* The perf.data writer: a file made unnamed, its attrs, data and features
+ * written, and named only once complete; and the stream mode (-o -). */
 #ifndef PERF_DATA_H
 #define PERF_DATA_H
 
@@ -47,23 +49,6 @@ struct perf_data {
  * 0 or -errno with one line in errbuf. */
 int perf_data__check_path(const char *path, int timestamped, char *errbuf, size_t errsz);
 
-/* -o -: takes standard output for a pipe-mode stream, before anything is
- * recorded or forked. A closed or read-only fd and a terminal are
- * refused; a pipe, a file, a socket or a device will do, as nothing is
- * sought. d gets a
- * close-on-exec duplicate, and fd 1 becomes a copy of stderr, so that
- * neither a workload's output nor anything perf prints can get into the
- * stream (the stock perf gives its workload stderr as stdout too).
- * 0 or -errno with one line in errbuf. */
-int perf_data__take_stdout(struct perf_data *d, char *errbuf, size_t errsz);
-/* Pipe mode, after perf_data__take_stdout(): the pipe header (magic, size
- * 16), each event's attr and ids as a PERF_RECORD_HEADER_ATTR record, and
- * the features as records (header__build_pipe_features()), as the stock
- * perf starts a stream. perf_data__commit() then only closes it. 0 or
- * -errno with a line in errbuf. */
-int perf_data__create_pipe(struct perf_data *d, const struct header_info *info,
-			   char *errbuf, size_t errsz);
-
 /* Creates the file (0600, never through a symlink) and writes the attrs
  * with their ids. 0 or -errno with a line in errbuf naming the file. */
 int perf_data__create(struct perf_data *d, const char *path, const struct evlist *evlist,
@@ -75,9 +60,8 @@ int perf_data__open_ahead(struct perf_data *d, const char *path);
 /* Faults the first bytes of a file opened ahead into the page cache, a
  * chunk at a time until *stop (read atomically: another thread sets it),
  * and allocates them on the disk. A write into a new file pays for each
- * page it adds to the page cache, more than for the copy (5 to 15 times
- * as much in this VM); a write into pages that are there pays only the
- * copy. The pages are clean zeros, which the kernel can take back at
+ * page it adds to the page cache, several times what it pays for the
+ * copy; a write into pages that are there pays only the copy. The pages are clean zeros, which the kernel can take back at
  * need; the blocks stay allocated until the file is used or closed.
  * Nothing is done where bytes are more than half the free room
  * (-ENOSPC) or half the free memory (-ENOMEM), nor on tmpfs, whose pages
@@ -99,8 +83,7 @@ int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const 
 /* Asks the filesystem for room for bytes more of data, past the end of
  * the file (its size stays), as one allocation before the writes: a
  * filesystem that allocates as the page cache fills (ext4's delayed
- * allocation) then writes a large dump in about two thirds of the time.
- * Only a hint: nothing is asked where bytes are more than half the free
+ * allocation) then writes a large dump faster. Only a hint: nothing is asked where bytes are more than half the free
  * room (a failed allocation keeps what it got, and the writes would then
  * say what is wrong), a filesystem without it changes nothing, and the
  * file's end drops what was not used. */
@@ -135,5 +118,8 @@ int perf_data__rename(struct perf_data *d, const char *path);
 /* Removes the unfinished file and frees d's strings; safe on a half-built
  * d and after a commit. */
 void perf_data__abort(struct perf_data *d);
+
+/* the stream mode (-o -) is part of the writer's interface */
+#include "perfdata/pipe-data.h"
 
 #endif

@@ -1,6 +1,6 @@
 /* The CACHE feature: the distinct caches of the online CPUs, from
  * /sys/devices/system/cpu/cpuN/cache/indexL, as perf 6.1 describes them. */
-#include "perfdata/header.h"
+#include "perfdata/header-internal.h"
 #include "util/cpumap.h"
 #include "lib/sysfs.h"
 

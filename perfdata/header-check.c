@@ -1,7 +1,7 @@
 /* Whether a machine-description or BPF feature section holds what its counts
  * say. The stock perf trusts those counts: with a lying one it crashes or
- * reads for minutes, so such a file is refused here too. */
-#include "perfdata/header.h"
+ * reads on and on, so such a file is refused here too. */
+#include "perfdata/header-internal.h"
 #include "util/bpf-event.h"
 
 #include <ctype.h>
@@ -12,6 +12,7 @@ struct cursor {
 	const char *p;
 	u64 left;
 	int bad;
+	u32 nr_cpus;	/* NRCPUS's available CPUs (0 without it) */
 };
 
 /* Steps over n bytes; the value of the first 8 or fewer, 0 past the end. */
@@ -79,11 +80,11 @@ static int cpu_list_ok(const char *s)
 }
 
 /* a socket or die id: none (-1), or at most the number of CPUs */
-static void cursor__cpu_id(struct cursor *c, u32 nr_cpus)
+static void cursor__cpu_id(struct cursor *c)
 {
 	u32 id = cursor__u32(c);
 
-	if (id != (u32)-1 && id > nr_cpus)
+	if (id != (u32)-1 && id > c->nr_cpus)
 		c->bad = 1;
 }
 
@@ -91,117 +92,152 @@ static void cursor__cpu_id(struct cursor *c, u32 nr_cpus)
  * 15 the id's length is build_id[20]. The stock perf 6.1 copies that
  * many bytes into a 20-byte id and aborts past 20 ("assertion failed at
  * util/build-id.c", stack smashing). Other faults it skips. */
-static int build_id_feature__check(const char *p, u64 size)
+static void check_build_id(struct cursor *c)
 {
 	struct perf_event_header h;
 
-	for (u64 off = 0; off + sizeof(h) + 4 + 24 <= size; off += h.size) {
-		memcpy(&h, p + off, sizeof(h));
-		if (h.size < sizeof(h) + 4 + 24 || h.size > size - off)
-			return 0;
-		if ((h.misc & (1 << 15)) && (u8)p[off + sizeof(h) + 4 + 20] > 20)
-			return -EINVAL;
+	for (u64 off = 0; off + sizeof(h) + 4 + 24 <= c->left; off += h.size) {
+		memcpy(&h, c->p + off, sizeof(h));
+		if (h.size < sizeof(h) + 4 + 24 || h.size > c->left - off)
+			return;
+		if ((h.misc & (1 << 15)) && (u8)c->p[off + sizeof(h) + 4 + 20] > 20) {
+			c->bad = 1;
+			return;
+		}
 	}
-	return 0;
 }
+
+/* The sibling lists; then, if the section goes on, each CPU's core and
+ * socket id, then the dies and each CPU's die id, for as many CPUs as
+ * NRCPUS says are available: the stock perf reads that many (past the
+ * section if need be) and gives up on every later feature at an id
+ * above that number. */
+static void check_cpu_topology(struct cursor *c)
+{
+	cursor__strings(c, cursor__u32(c));
+	cursor__strings(c, cursor__u32(c));
+	if (c->bad || !c->left)
+		return;
+	for (u32 n = 0; n < c->nr_cpus && !c->bad; n++) {
+		cursor__u32(c);
+		cursor__cpu_id(c);
+	}
+	if (c->bad || !c->left)
+		return;
+	cursor__strings(c, cursor__u32(c));
+	for (u32 n = 0; n < c->nr_cpus && !c->bad; n++)
+		cursor__cpu_id(c);
+}
+
+/* The stock perf parses each node's CPU list and, at one it cannot, reads
+ * no later feature. */
+static void check_numa_topology(struct cursor *c)
+{
+	for (u64 n = cursor__u32(c); n && !c->bad; n--) {
+		const char *list;
+
+		cursor__take(c, 4 + 8 + 8);
+		list = c->p + 4;
+		cursor__string(c);
+		if (!c->bad && !cpu_list_ok(list))
+			c->bad = 1;
+	}
+}
+
+static void check_pmu_mappings(struct cursor *c)
+{
+	for (u64 n = cursor__u32(c); n && !c->bad; n--) {
+		cursor__u32(c);
+		cursor__string(c);
+	}
+}
+
+/* The stock perf reads version 1 only, then no later feature. */
+static void check_cache(struct cursor *c)
+{
+	if (cursor__u32(c) != 1)
+		c->bad = 1;
+	for (u64 n = cursor__u32(c); n && !c->bad; n--) {
+		cursor__take(c, 4 * 4);
+		cursor__strings(c, 3);
+	}
+}
+
+/* Version 1 only, as CACHE. */
+static void check_mem_topology(struct cursor *c)
+{
+	if (cursor__u64(c) != 1)
+		c->bad = 1;
+	cursor__u64(c);
+	for (u64 n = cursor__u64(c); n && !c->bad; n--) {
+		u64 bits;
+
+		cursor__take(c, 8 + 8);
+		bits = cursor__u64(c);
+		if (bits > c->left * 8)
+			c->bad = 1;
+		cursor__take(c, ALIGN_UP(bits, 64) / 8);
+	}
+}
+
+static void check_cpu_pmu_caps(struct cursor *c)
+{
+	cursor__caps(c, 0);
+}
+
+/* The stock perf gives up on every later feature at an entry longer than
+ * it knows or past the section, and follows the arrays' offsets wherever
+ * they point. */
+static void check_bpf_prog_info(struct cursor *c)
+{
+	for (u64 n = cursor__u32(c); n && !c->bad; n--) {
+		u32 info_len = cursor__u32(c), data_len = cursor__u32(c);
+		u64 arrays = cursor__u64(c);
+		const char *info = c->p;
+
+		cursor__take(c, info_len);
+		cursor__take(c, data_len);
+		if (!c->bad && bpf_prog_info__check(info, info_len, arrays, data_len))
+			c->bad = 1;
+	}
+}
+
+/* {u32 id, u32 size, data} each */
+static void check_bpf_btf(struct cursor *c)
+{
+	for (u64 n = cursor__u32(c); n && !c->bad; n--) {
+		cursor__u32(c);
+		cursor__take(c, cursor__u32(c));
+	}
+}
+
+static void check_pmu_caps(struct cursor *c)
+{
+	for (u64 n = cursor__u32(c); n && !c->bad; n--)
+		cursor__caps(c, 1);
+}
+
+/* The features whose counts the stock perf trusts; others hold nothing
+ * that can mislead it. */
+static void (*const feature_checks[])(struct cursor *c) = {
+	[HEADER_BUILD_ID] = check_build_id,
+	[HEADER_CPU_TOPOLOGY] = check_cpu_topology,
+	[HEADER_NUMA_TOPOLOGY] = check_numa_topology,
+	[HEADER_PMU_MAPPINGS] = check_pmu_mappings,
+	[HEADER_CACHE] = check_cache,
+	[HEADER_MEM_TOPOLOGY] = check_mem_topology,
+	[HEADER_BPF_PROG_INFO] = check_bpf_prog_info,
+	[HEADER_BPF_BTF] = check_bpf_btf,
+	[HEADER_CPU_PMU_CAPS] = check_cpu_pmu_caps,
+	[HEADER_PMU_CAPS] = check_pmu_caps,
+};
 
 int header__check_feature(int feat, const void *body, u64 size, u32 nr_cpus)
 {
-	struct cursor c = { .p = body, .left = size };
-	u64 n;
+	struct cursor c = { .p = body, .left = size, .nr_cpus = nr_cpus };
 
-	switch (feat) {
-	case HEADER_CPU_TOPOLOGY:
-		/* the sibling lists; then, if the section goes on, each CPU's
-		 * core and socket id, then the dies and each CPU's die id, for
-		 * as many CPUs as NRCPUS says are available: the stock perf
-		 * reads that many (past the section if need be) and gives up
-		 * on every later feature at an id above that number */
-		cursor__strings(&c, cursor__u32(&c));
-		cursor__strings(&c, cursor__u32(&c));
-		if (c.bad || !c.left)
-			break;
-		for (n = 0; n < nr_cpus && !c.bad; n++) {
-			cursor__u32(&c);
-			cursor__cpu_id(&c, nr_cpus);
-		}
-		if (c.bad || !c.left)
-			break;
-		cursor__strings(&c, cursor__u32(&c));
-		for (n = 0; n < nr_cpus && !c.bad; n++)
-			cursor__cpu_id(&c, nr_cpus);
-		break;
-	case HEADER_NUMA_TOPOLOGY:
-		/* the stock perf parses each node's CPU list and, at one it
-		 * cannot, reads no later feature */
-		for (n = cursor__u32(&c); n && !c.bad; n--) {
-			const char *list;
-
-			cursor__take(&c, 4 + 8 + 8);
-			list = c.p + 4;
-			cursor__string(&c);
-			if (!c.bad && !cpu_list_ok(list))
-				c.bad = 1;
-		}
-		break;
-	case HEADER_PMU_MAPPINGS:
-		for (n = cursor__u32(&c); n && !c.bad; n--) {
-			cursor__u32(&c);
-			cursor__string(&c);
-		}
-		break;
-	case HEADER_CACHE:	/* the stock perf reads version 1 only, then no later feature */
-		if (cursor__u32(&c) != 1)
-			c.bad = 1;
-		for (n = cursor__u32(&c); n && !c.bad; n--) {
-			cursor__take(&c, 4 * 4);
-			cursor__strings(&c, 3);
-		}
-		break;
-	case HEADER_MEM_TOPOLOGY:	/* version 1 only, as CACHE */
-		if (cursor__u64(&c) != 1)
-			c.bad = 1;
-		cursor__u64(&c);
-		for (n = cursor__u64(&c); n && !c.bad; n--) {
-			u64 bits;
-
-			cursor__take(&c, 8 + 8);
-			bits = cursor__u64(&c);
-			if (bits > c.left * 8)
-				c.bad = 1;
-			cursor__take(&c, ALIGN_UP(bits, 64) / 8);
-		}
-		break;
-	case HEADER_CPU_PMU_CAPS:
-		cursor__caps(&c, 0);
-		break;
-	case HEADER_BPF_PROG_INFO:
-		/* the stock perf gives up on every later feature at an entry
-		 * longer than it knows or past the section, and follows the
-		 * arrays' offsets wherever they point */
-		for (n = cursor__u32(&c); n && !c.bad; n--) {
-			u32 info_len = cursor__u32(&c), data_len = cursor__u32(&c);
-			u64 arrays = cursor__u64(&c);
-			const char *info = c.p;
-
-			cursor__take(&c, info_len);
-			cursor__take(&c, data_len);
-			if (!c.bad && bpf_prog_info__check(info, info_len, arrays, data_len))
-				c.bad = 1;
-		}
-		break;
-	case HEADER_BPF_BTF:	/* {u32 id, u32 size, data} each */
-		for (n = cursor__u32(&c); n && !c.bad; n--) {
-			cursor__u32(&c);
-			cursor__take(&c, cursor__u32(&c));
-		}
-		break;
-	case HEADER_PMU_CAPS:
-		for (n = cursor__u32(&c); n && !c.bad; n--)
-			cursor__caps(&c, 1);
-		break;
-	case HEADER_BUILD_ID:
-		return build_id_feature__check(body, size);
-	}
+	if (feat < 0 || feat >= (int)ARRAY_SIZE(feature_checks) || !feature_checks[feat])
+		return 0;
+	feature_checks[feat](&c);
 	return c.bad ? -EINVAL : 0;
 }

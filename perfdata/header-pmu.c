@@ -1,7 +1,7 @@
 /* The PMU features: PMU_MAPPINGS (each PMU's name and attr.type) and the
  * capabilities PMUs list in caps/ (PMU_CAPS, and CPU_PMU_CAPS for "cpu"),
  * from /sys/bus/event_source/devices in directory order, as perf 6.1. */
-#include "perfdata/header.h"
+#include "perfdata/header-internal.h"
 #include "lib/sysfs.h"
 
 #include <dirent.h>

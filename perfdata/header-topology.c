@@ -1,7 +1,7 @@
 /* The feature sections that describe the machine's CPUs, caches and memory,
  * read from sysfs as perf 6.1 reads them, so that the stock perf report
  * --header-only prints the same lines for our files as for its own. */
-#include "perfdata/header.h"
+#include "perfdata/header-internal.h"
 #include "util/cpumap.h"
 #include "lib/sysfs.h"
 

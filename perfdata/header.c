@@ -1,4 +1,7 @@
+/* The perf.data feature sections: each feature's body, in bit order after
+ * the data, some made ahead of the file; and as records for a stream. */
 #include "perfdata/header.h"
+#include "perfdata/header-internal.h"
 #include "util/cpumap.h"
 #include "buildid/dso-hits.h"
 #include "util/evlist.h"
@@ -246,8 +249,8 @@ static int feature__body(struct buf *body, int feat, const struct header_info *i
 
 /* The features made ahead: the costly ones that describe the machine,
  * which depend on neither the samples nor the events' ids (the twins'
- * change as they are opened anew): 1.2 ms a dump here, most of it
- * sysfs. Not TRACING_DATA: it carries the kernel's saved_cmdlines, which
+ * change as they are opened anew), most of their cost reading sysfs,
+ * kept off a dump's way. Not TRACING_DATA: it carries the kernel's saved_cmdlines, which
  * change as tasks come and go. */
 static int feature__made_ahead(int feat)
 {
@@ -294,15 +297,11 @@ void header_ahead__release(struct header_ahead *a)
 	memset(a, 0, sizeof(*a));
 }
 
-int header__build_features(struct buf *out, u64 base, u64 features[4],
-			   const struct header_info *info)
+/* The features a file of info has, in bit order (at most 32). */
+static int header__list_features(int feats[32], const struct header_info *info)
 {
-	int feats[32], nfeat = 0, nsec = 0, err = 0, use_clockid;
-	struct perf_file_section secs[32];
-	struct utsname uts;
-	struct buf body = { 0 };
+	int nfeat = 0, use_clockid;
 
-	uname(&uts);
 	if (info->evlist && evlist__has_tracepoints(info->evlist))
 		feats[nfeat++] = HEADER_TRACING_DATA;
 	if (info->hits)
@@ -345,42 +344,68 @@ int header__build_features(struct buf *out, u64 base, u64 features[4],
 	feats[nfeat++] = HEADER_PMU_CAPS;
 	/* the sections go in bit order, whatever order the list was made in */
 	qsort(feats, nfeat, sizeof(*feats), feature__cmp);
+	return nfeat;
+}
 
-	/* the bodies first, since a machine feature sysfs cannot give is left
-	 * out; then the table of {offset,size}, then the bodies */
+/* The bodies of the nfeat features in feats[], one after the other in
+ * body, each one's place in body in secs[]. A machine feature sysfs
+ * cannot give is left out: feats[] and secs[] then hold only those made.
+ * Returns how many, or -errno. */
+static int header__make_bodies(struct buf *body, int *feats, int nfeat,
+			       struct perf_file_section *secs, const struct header_info *info)
+{
+	const struct header_ahead *a = info->ahead;
+	struct utsname uts;
+	int nsec = 0, err = 0;
+
+	uname(&uts);
 	for (int i = 0; i < nfeat && !err; i++) {
-		const struct header_ahead *a = info->ahead;
-		size_t at = body.len;
+		size_t at = body->len;
 
 		if (a && feature__isset(a->tried, feats[i])) {
 			/* made ahead; left out then if the machine could not give it */
 			if (!feature__isset(a->made, feats[i]))
 				continue;
-			buf__add(&body, a->body[feats[i]].p, a->body[feats[i]].len);
+			buf__add(body, a->body[feats[i]].p, a->body[feats[i]].len);
 		} else {
-			err = feature__body(&body, feats[i], info, &uts);
+			err = feature__body(body, feats[i], info, &uts);
 		}
-		if (body.err)
-			err = body.err;
+		if (body->err)
+			err = body->err;
 		if (err && err != -ENOMEM && feature__from_sysfs(feats[i])) {
-			body.len = at;
+			body->len = at;
 			err = 0;
 			continue;
 		}
 		secs[nsec].offset = at;
-		secs[nsec].size = body.len - at;
+		secs[nsec].size = body->len - at;
 		feats[nsec++] = feats[i];
 	}
-	for (int i = 0; i < nsec && !err; i++) {
+	return err ? err : nsec;
+}
+
+int header__build_features(struct buf *out, u64 base, u64 features[4],
+			   const struct header_info *info)
+{
+	int feats[32], nfeat = header__list_features(feats, info), nsec;
+	struct perf_file_section secs[32];
+	struct buf body = { 0 };
+
+	/* the bodies first, since a machine feature sysfs cannot give is left
+	 * out; then the table of {offset,size}, then the bodies */
+	nsec = header__make_bodies(&body, feats, nfeat, secs, info);
+	if (nsec < 0) {
+		buf__release(&body);
+		return nsec;
+	}
+	for (int i = 0; i < nsec; i++) {
 		secs[i].offset += base + out->len + nsec * sizeof(*secs);
 		feature__set(features, feats[i]);
 	}
-	if (!err) {
-		buf__add(out, secs, nsec * sizeof(*secs));
-		buf__add(out, body.p, body.len);
-	}
+	buf__add(out, secs, nsec * sizeof(*secs));
+	buf__add(out, body.p, body.len);
 	buf__release(&body);
-	return err ? err : out->err;
+	return out->err;
 }
 
 /* A record's size is 16 bits: the biggest body a FEATURE record carries. */

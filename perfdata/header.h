@@ -1,3 +1,5 @@
+/* The perf.data header's layout and its feature sections: their ids, what
+ * the features describe, and building them for a file or a stream. */
 #ifndef PERF_HEADER_H
 #define PERF_HEADER_H
 
@@ -94,24 +96,6 @@ int header__build_pipe_features(struct buf *out, const struct header_info *info,
 
 /* perf's string: u32 length (NUL included, padded to 64), then the bytes. */
 void header__put_string(struct buf *b, const char *s);
-
-/* The bodies of the features that describe the machine, from sysfs as
- * perf 6.1 reads it (util/header-topology.c, header-cache.c,
- * header-pmu.c). 0 or -errno; on an error the feature is left out, as
- * the stock leaves out what it cannot read. */
-int header__cpu_topology(struct buf *b);
-int header__numa_topology(struct buf *b);
-int header__mem_topology(struct buf *b);
-int header__cache(struct buf *b);
-int header__pmu_mappings(struct buf *b);
-int header__pmu_caps(struct buf *b);
-int header__cpu_pmu_caps(struct buf *b);
-
-/* 0 when the body of feature feat (one of the above) holds what its
- * counts and lengths say, -EINVAL when not; other features: 0. nr_cpus:
- * the available CPUs that NRCPUS gives (0 without it), which CPU_TOPOLOGY
- * must describe. */
-int header__check_feature(int feat, const void *body, u64 size, u32 nr_cpus);
 
 static inline void feature__set(u64 *bits, int f) { bits[f / 64] |= 1ULL << (f % 64); }
 static inline int feature__isset(const u64 *bits, int f) { return !!(bits[f / 64] & (1ULL << (f % 64))); }

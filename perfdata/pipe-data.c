@@ -2,6 +2,7 @@
  * No section can be filled in later, so the header holds only the magic
  * and its own size, and the attrs, features and tracing data come first
  * as records; then the data, written as in a file. */
+#include "perfdata/pipe-data.h"
 #include "perfdata/data.h"
 #include "util/evlist.h"
 

@@ -1,4 +1,7 @@
+/* perf.data as hostile input: the file mapped read-only, every section and
+ * record checked before use, samples decoded by their event's layout. */
 #include "perfdata/reader.h"
+#include "perfdata/header-internal.h"
 #include "perfdata/compress.h"
 #include "util/event.h"
 #include "util/tp.h"
@@ -227,14 +230,12 @@ static int reader__check_attr(struct perf_reader *r, struct reader_evsel *e, con
 	return 0;
 }
 
-int reader__open(struct perf_reader *r, const char *path, char *err, size_t errsz)
+/* The file, mapped read-only: a regular file at least a header long. */
+static int reader__map(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
 	struct stat st;
-	u64 attr_sz, nr, dup[3];
-	char why[160];
 	int ret;
 
-	memset(r, 0, sizeof(*r));
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0 || fstat(r->fd, &st)) {
 		ret = -errno;
@@ -253,6 +254,15 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 		snprintf(err, errsz, "%s: mmap: %s", path, strerror(errno));
 		return ret;
 	}
+	return 0;
+}
+
+/* The header's magic and sizes, and every section it names inside the
+ * file: attrs, data, the feature table and the features. */
+static int reader__check_header(struct perf_reader *r, const char *path, char *err, size_t errsz)
+{
+	u64 attr_sz;
+
 	memcpy(&r->hdr, r->map, sizeof(r->hdr));
 	if (r->hdr.magic == __builtin_bswap64(PERF_MAGIC))
 		return fail(err, errsz, path, "big-endian perf.data files are not supported");
@@ -273,7 +283,16 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 		return fail(err, errsz, path, "misaligned data section");
 	if (!features_ok(r))
 		return fail(err, errsz, path, "feature section out of bounds or inconsistent (truncated file?)");
-	nr = r->hdr.attrs.size / attr_sz;
+	return 0;
+}
+
+/* Each file attr (reader__check_header() checked its size) into an evsel,
+ * with its ids, every layout checked. */
+static int reader__read_attrs(struct perf_reader *r, const char *path, char *err, size_t errsz)
+{
+	u64 attr_sz = r->hdr.attr_size, nr = r->hdr.attrs.size / attr_sz;
+	int ret;
+
 	r->evsels = calloc(nr, sizeof(*r->evsels));
 	if (!r->evsels)
 		return fail(err, errsz, path, strerror(ENOMEM));
@@ -297,7 +316,16 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 		if (ret)
 			return ret;
 	}
-	ret = reader__hash_ids(r, dup);
+	return 0;
+}
+
+/* reader__hash_ids(), with the line that says which id two events claim. */
+static int reader__index_ids(struct perf_reader *r, const char *path, char *err, size_t errsz)
+{
+	char why[160];
+	u64 dup[3];
+	int ret = reader__hash_ids(r, dup);
+
 	if (ret == -EEXIST) {
 		snprintf(why, sizeof(why), "event ids: id %llu is claimed by events %llu and %llu",
 			 (unsigned long long)dup[0], (unsigned long long)dup[1],
@@ -306,41 +334,72 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 	}
 	if (ret)
 		return fail(err, errsz, path, strerror(-ret));
+	return 0;
+}
+
+/* The tracepoints' formats, from TRACING_DATA. */
+static int reader__read_tracing_data(struct perf_reader *r, const char *path, char *err,
+				     size_t errsz)
+{
+	struct id_hash described = { 0 };
 	u64 tsize;
 	const void *td = reader__feature(r, HEADER_TRACING_DATA, &tsize);
 
-	if (td) {
-		struct id_hash described = { 0 };
-
-		r->tep = tp__parse_tracing_data(td, tsize, &described);
-		/* as the stock perf: a tracepoint the section does not describe
-		 * at all makes the file unreadable (one described by a format
-		 * too broken to use only loses its decoding) */
-		for (int i = 0; r->tep && i < r->nr_evsels; i++) {
-			const struct perf_event_attr *a = &r->evsels[i].attr;
-
-			if (a->type == PERF_TYPE_TRACEPOINT && !id_hash__find(&described, a->config)) {
-				snprintf(err, errsz, "%s: cannot find event format for %llu", path,
-					 (unsigned long long)a->config);
-				id_hash__exit(&described);
-				return -EINVAL;
-			}
-		}
-		id_hash__exit(&described);
-		if (!r->tep)
-			return fail(err, errsz, path, "malformed TRACING_DATA section");
-	} else {
+	if (!td) {
 		/* the stock perf refuses tracepoint samples it has no format for */
 		for (int i = 0; i < r->nr_evsels; i++)
 			if (r->evsels[i].attr.type == PERF_TYPE_TRACEPOINT)
 				return fail(err, errsz, path, "tracepoint events but no "
 					    "TRACING_DATA section");
+		return 0;
 	}
+	r->tep = tp__parse_tracing_data(td, tsize, &described);
+	/* as the stock perf: a tracepoint the section does not describe at
+	 * all makes the file unreadable (one described by a format too
+	 * broken to use only loses its decoding) */
+	for (int i = 0; r->tep && i < r->nr_evsels; i++) {
+		const struct perf_event_attr *a = &r->evsels[i].attr;
+
+		if (a->type == PERF_TYPE_TRACEPOINT && !id_hash__find(&described, a->config)) {
+			snprintf(err, errsz, "%s: cannot find event format for %llu", path,
+				 (unsigned long long)a->config);
+			id_hash__exit(&described);
+			return -EINVAL;
+		}
+	}
+	id_hash__exit(&described);
+	if (!r->tep)
+		return fail(err, errsz, path, "malformed TRACING_DATA section");
+	return 0;
+}
+
+/* Every event's name: EVENT_DESC's, else one made from its attr. */
+static int reader__name_evsels(struct perf_reader *r, const char *path, char *err, size_t errsz)
+{
 	reader__read_names(r);
 	for (int i = 0; i < r->nr_evsels; i++)
 		if (!r->evsels[i].name && !(r->evsels[i].name = default_name(r, &r->evsels[i].attr)))
 			return fail(err, errsz, path, strerror(ENOMEM));
 	return 0;
+}
+
+int reader__open(struct perf_reader *r, const char *path, char *err, size_t errsz)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = reader__map(r, path, err, errsz);
+	if (!ret)
+		ret = reader__check_header(r, path, err, errsz);
+	if (!ret)
+		ret = reader__read_attrs(r, path, err, errsz);
+	if (!ret)
+		ret = reader__index_ids(r, path, err, errsz);
+	if (!ret)
+		ret = reader__read_tracing_data(r, path, err, errsz);
+	if (!ret)
+		ret = reader__name_evsels(r, path, err, errsz);
+	return ret;
 }
 
 void reader__close(struct perf_reader *r)
@@ -753,12 +812,130 @@ static int sample__find_evsel(const struct perf_reader *r, const struct perf_eve
 	return 0;
 }
 
+/* A fixed u64 field, when the sample has it: 0, or -EINVAL with c->bad
+ * naming the field. t is the sample_type the sample is read with. */
+#define FIELD(c, t, bit, dst) \
+	(((t) & PERF_SAMPLE_##bit) ? cursor__u64(c, &(dst), "no room for " #bit) : 0)
+
+/* What the stock perf shows for fields the event does not sample. */
+static void sample__init(struct sample *s, const struct perf_event_header *h)
+{
+	s->cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	s->period = s->evsel->attr.sample_period;	/* the frequency, for a freq event */
+	s->data_src = PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |
+		      PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
+}
+
+/* The fixed fields that say whose and when, IDENTIFIER to PERIOD. */
+static int sample__parse_ids(struct cursor *c, u64 t, struct sample *s)
+{
+	u64 tid = 0, cpu = 0;
+
+	if (FIELD(c, t, IDENTIFIER, s->id) || FIELD(c, t, IP, s->ip) || FIELD(c, t, TID, tid) ||
+	    FIELD(c, t, TIME, s->time) || FIELD(c, t, ADDR, s->addr) || FIELD(c, t, ID, s->id) ||
+	    FIELD(c, t, STREAM_ID, s->stream_id) || FIELD(c, t, CPU, cpu) ||
+	    FIELD(c, t, PERIOD, s->period))
+		return -EINVAL;
+	s->pid = (u32)tid;
+	s->tid = (u32)(tid >> 32);
+	s->cpu = (u32)cpu;
+	return 0;
+}
+
+static int parse_callchain(struct cursor *c, struct sample *s)
+{
+	if (FIELD(c, PERF_SAMPLE_CALLCHAIN, CALLCHAIN, s->nr_callchain))
+		return -EINVAL;
+	s->callchain = cursor__u64s(c, s->nr_callchain, "callchain longer than the record");
+	return s->callchain ? 0 : -EINVAL;
+}
+
+static int parse_raw(struct cursor *c, struct sample *s)
+{
+	u32 sz;
+
+	/* a u32 size, then the data: together padded to u64s */
+	if (c->p >= c->end) {
+		c->bad = "no room for the raw data's size";
+		return -EINVAL;
+	}
+	memcpy(&sz, c->p, sizeof(sz));
+	if (!cursor__bytes(c, sizeof(sz) + (u64)sz, "raw data longer than the record"))
+		return -EINVAL;
+	s->raw_size = sz;
+	s->raw = (const char *)(c->p - ALIGN_UP(sizeof(sz) + (u64)sz, 8) / 8) + sizeof(sz);
+	return 0;
+}
+
+/* The variable fields in the middle, READ to STACK_USER. */
+static int sample__parse_dumps(struct cursor *c, const struct perf_event_attr *a,
+			       struct sample *s)
+{
+	u64 t = a->sample_type;
+
+	if ((t & PERF_SAMPLE_READ) && parse_read(c, a->read_format, s))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_CALLCHAIN) && parse_callchain(c, s))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_RAW) && parse_raw(c, s))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_BRANCH_STACK) && parse_branches(c, a->branch_sample_type, s))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_REGS_USER) &&
+	    parse_regs(c, a->sample_regs_user, &s->uregs, "user registers past the record's end"))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_STACK_USER) && parse_stack(c, s))
+		return -EINVAL;
+	return 0;
+}
+
+/* One u64 for either bit; the struct form, u32 weight, u16 ins_lat, u16
+ * retire_lat, wins when a file has both. */
+static int parse_weight(struct cursor *c, u64 t, struct sample *s)
+{
+	u64 v = 0;
+
+	if (FIELD(c, t, WEIGHT_TYPE, v))
+		return -EINVAL;
+	s->weight = t & PERF_SAMPLE_WEIGHT_STRUCT ? (u32)v : v;
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
+		s->ins_lat = (u16)(v >> 32);
+		s->retire_lat = (u16)(v >> 48);
+	}
+	return 0;
+}
+
+/* The fields after the user stack, WEIGHT to AUX. */
+static int sample__parse_tail(struct cursor *c, const struct perf_event_attr *a,
+			      struct sample *s)
+{
+	u64 t = a->sample_type;
+
+	if (parse_weight(c, t, s) || FIELD(c, t, DATA_SRC, s->data_src) ||
+	    FIELD(c, t, TRANSACTION, s->transaction))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_REGS_INTR) &&
+	    parse_regs(c, a->sample_regs_intr, &s->iregs, "interrupt registers past the record's end"))
+		return -EINVAL;
+	if (FIELD(c, t, PHYS_ADDR, s->phys_addr) || FIELD(c, t, CGROUP, s->cgroup) ||
+	    FIELD(c, t, DATA_PAGE_SIZE, s->data_page_size) ||
+	    FIELD(c, t, CODE_PAGE_SIZE, s->code_page_size) || FIELD(c, t, AUX, s->aux_size))
+		return -EINVAL;
+	if (t & PERF_SAMPLE_AUX) {
+		s->aux = cursor__bytes(c, s->aux_size, "AUX data longer than the record");
+		if (!s->aux)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+#undef FIELD
+
 int reader__parse_sample(const struct perf_reader *r, const struct perf_event_header *h,
 			 struct sample *s)
 {
 	struct cursor c = { (const u64 *)(h + 1), (const u64 *)((const char *)h + h->size), NULL };
 	const struct perf_event_attr *a;
-	u64 t, v = 0, tid = 0, cpu = 0;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -766,85 +943,13 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 	if (ret)
 		return ret;
 	a = &s->evsel->attr;
-	t = a->sample_type;
-	s->cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	/* what the stock perf shows for fields the event does not sample */
-	s->period = a->sample_period;	/* the frequency, for a freq event */
-	s->data_src = PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |
-		      PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
-/* a fixed u64 field, when the sample has it */
-#define FIXED(bit, dst) \
-	if ((t & PERF_SAMPLE_##bit) && cursor__u64(&c, &(dst), "no room for " #bit)) \
-		goto bad
-	FIXED(IDENTIFIER, s->id);
-	FIXED(IP, s->ip);
-	FIXED(TID, tid);
-	FIXED(TIME, s->time);
-	FIXED(ADDR, s->addr);
-	FIXED(ID, s->id);
-	FIXED(STREAM_ID, s->stream_id);
-	FIXED(CPU, cpu);
-	FIXED(PERIOD, s->period);
-	s->pid = (u32)tid;
-	s->tid = (u32)(tid >> 32);
-	s->cpu = (u32)cpu;
-	if ((t & PERF_SAMPLE_READ) && parse_read(&c, a->read_format, s))
-		goto bad;
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		FIXED(CALLCHAIN, s->nr_callchain);
-		s->callchain = cursor__u64s(&c, s->nr_callchain, "callchain longer than the record");
-		if (!s->callchain)
-			goto bad;
+	sample__init(s, h);
+	if (sample__parse_ids(&c, a->sample_type, s) || sample__parse_dumps(&c, a, s) ||
+	    sample__parse_tail(&c, a, s)) {
+		s->bad = c.bad;
+		return -EINVAL;
 	}
-	if (t & PERF_SAMPLE_RAW) {
-		u32 sz;
-
-		/* a u32 size, then the data: together padded to u64s */
-		if (c.p >= c.end) {
-			c.bad = "no room for the raw data's size";
-			goto bad;
-		}
-		memcpy(&sz, c.p, sizeof(sz));
-		if (!cursor__bytes(&c, sizeof(sz) + (u64)sz, "raw data longer than the record"))
-			goto bad;
-		s->raw_size = sz;
-		s->raw = (const char *)(c.p - ALIGN_UP(sizeof(sz) + (u64)sz, 8) / 8) + sizeof(sz);
-	}
-	if ((t & PERF_SAMPLE_BRANCH_STACK) && parse_branches(&c, a->branch_sample_type, s))
-		goto bad;
-	if ((t & PERF_SAMPLE_REGS_USER) &&
-	    parse_regs(&c, a->sample_regs_user, &s->uregs, "user registers past the record's end"))
-		goto bad;
-	if ((t & PERF_SAMPLE_STACK_USER) && parse_stack(&c, s))
-		goto bad;
-	/* one u64 for either bit; the struct form, u32 weight, u16 ins_lat,
-	 * u16 retire_lat, wins when a file has both */
-	FIXED(WEIGHT_TYPE, v);
-	s->weight = t & PERF_SAMPLE_WEIGHT_STRUCT ? (u32)v : v;
-	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
-		s->ins_lat = (u16)(v >> 32);
-		s->retire_lat = (u16)(v >> 48);
-	}
-	FIXED(DATA_SRC, s->data_src);
-	FIXED(TRANSACTION, s->transaction);
-	if ((t & PERF_SAMPLE_REGS_INTR) &&
-	    parse_regs(&c, a->sample_regs_intr, &s->iregs, "interrupt registers past the record's end"))
-		goto bad;
-	FIXED(PHYS_ADDR, s->phys_addr);
-	FIXED(CGROUP, s->cgroup);
-	FIXED(DATA_PAGE_SIZE, s->data_page_size);
-	FIXED(CODE_PAGE_SIZE, s->code_page_size);
-	if (t & PERF_SAMPLE_AUX) {
-		FIXED(AUX, s->aux_size);
-		s->aux = cursor__bytes(&c, s->aux_size, "AUX data longer than the record");
-		if (!s->aux)
-			goto bad;
-	}
-#undef FIXED
 	return 0;
-bad:
-	s->bad = c.bad;
-	return -EINVAL;
 }
 
 int reader__parse_id(const struct perf_reader *r, const struct perf_event_header *h,

@@ -1,3 +1,5 @@
+/* The perf.data reader: a file mapped and checked as hostile input, its
+ * records walked in file order, samples and sample_id trailers decoded. */
 #ifndef PERF_READER_H
 #define PERF_READER_H
 

@@ -1,3 +1,5 @@
+/* tid -> (pid, comm) for perf script: an open-addressing hash, grown as
+ * COMM and FORK records name more tasks. */
 #include "script/comm-map.h"
 
 #include <errno.h>

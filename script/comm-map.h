@@ -1,3 +1,4 @@
+/* tid -> (pid, comm) for perf script, from COMM and FORK records. */
 #ifndef PERF_COMM_MAP_H
 #define PERF_COMM_MAP_H
 

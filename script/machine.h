@@ -1,3 +1,5 @@
+/* Processes' and the kernel's mappings in time order, from a file's
+ * records, and sample addresses resolved against them to DSO and symbol. */
 #ifndef PERF_MACHINE_H
 #define PERF_MACHINE_H
 

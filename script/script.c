@@ -586,7 +586,7 @@ static void print_sample(struct script *s, const struct sample *smp)
 }
 
 static void print_mmap(struct script *s, const struct perf_event_header *h,
-		       const struct reader_evsel *e, struct sample_id *sid)
+		       const struct reader_evsel *e, const struct sample_id *sid)
 {
 	const char *b = (const char *)(h + 1);
 	u32 pid, tid;
@@ -700,96 +700,135 @@ static int script__mmap(struct script *s, const struct perf_event_header *h, siz
 			     (const u8 *)b + 36, bid_len);
 }
 
+static int script__sample(struct script *s, const struct perf_event_header *h)
+{
+	struct sample smp;
+	int ret = reader__parse_sample(&s->reader, h, &smp);
+
+	s->bad_id = smp.id;
+	s->bad = smp.bad;
+	if (ret)
+		return ret;
+	if (smp.evsel->attr.type == PERF_TYPE_SOFTWARE &&
+	    smp.evsel->attr.config == PERF_COUNT_SW_DUMMY)
+		return 0;
+	if (smp.evsel->attr.sample_type & PERF_SAMPLE_READ)
+		return print_read_sample(s, &smp);
+	print_sample(s, &smp);
+	return 0;
+}
+
+/* A kernel record other than a sample, its sample_id trailer parsed. */
+struct kernel_record {
+	const struct perf_event_header *h;
+	const u32 *ids;		/* the body, as u32s */
+	const struct reader_evsel *e;	/* the event the trailer names */
+	struct sample_id sid;
+	size_t trailer;		/* the trailer's bytes */
+};
+
+static int script__comm(struct script *s, const struct kernel_record *k)
+{
+	const struct perf_event_header *h = k->h;
+	const u32 *ids = k->ids;
+
+	if (!body_ok(h, k->trailer, 8, sizeof(*h) + 8))
+		return -EINVAL;
+	if (comm_map__set(s->comms, ids[0], ids[1], (const char *)(ids + 2)))
+		return -ENOMEM;
+	if (s->o->show_task) {
+		print_prefix(s, k->e, (const char *)(ids + 2), ids[1], k->sid.cpu, k->sid.time);
+		fprintf(s->out, "PERF_RECORD_COMM%s: %s:%d/%d\n",
+		       (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
+		       (const char *)(ids + 2), (int)ids[0], (int)ids[1]);
+	}
+	return 0;
+}
+
+/* FORK and EXIT */
+static int script__task(struct script *s, const struct kernel_record *k)
+{
+	const struct perf_event_header *h = k->h;
+	const u32 *ids = k->ids;
+
+	if (!body_ok(h, k->trailer, 24, 0))
+		return -EINVAL;
+	/* a new thread starts with its parent's name; the children of
+	 * the idle task (kthreadd, init) with "swapper" */
+	if (h->type == PERF_RECORD_FORK && s->dsos && machine__fork(&s->machine, ids[0], ids[1]))
+		return -ENOMEM;
+	if (h->type == PERF_RECORD_FORK && !comm_map__get(s->comms, ids[2]) &&
+	    (comm_map__get(s->comms, ids[3]) || !ids[3]) &&
+	    comm_map__set(s->comms, ids[0], ids[2],
+			  ids[3] ? comm_map__get(s->comms, ids[3]) : "swapper"))
+		return -ENOMEM;
+	if (s->o->show_task) {
+		/* as the stock perf: under the thread of the sample id
+		 * (the parent, for a fork the kernel reports) */
+		u32 tid = k->e->id_type & PERF_SAMPLE_TID ? k->sid.tid : ids[2];
+
+		print_prefix(s, k->e, comm_map__get(s->comms, tid), tid, k->sid.cpu, k->sid.time);
+		fprintf(s->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
+		       h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
+		       (int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);
+	}
+	return 0;
+}
+
+/* u64 id, then the path: the name -F cgroup prints */
+static int script__cgroup(struct script *s, const struct kernel_record *k)
+{
+	const struct perf_event_header *h = k->h;
+
+	if (!body_ok(h, k->trailer, 8 + 1, sizeof(*h) + 8))
+		return -EINVAL;
+	if (id_hash__add(&s->cgroups, *(const u64 *)(h + 1), (void *)(k->ids + 2)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* MMAP and MMAP2 */
+static int script__map(struct script *s, const struct kernel_record *k)
+{
+	const struct perf_event_header *h = k->h;
+	/* the filename follows 32 (MMAP) or 64 (MMAP2) bytes of fields */
+	size_t fixed = h->type == PERF_RECORD_MMAP ? 32 : 64;
+
+	if (!body_ok(h, k->trailer, fixed + 1, sizeof(*h) + fixed))
+		return -EINVAL;
+	if (s->o->show_mmap)
+		print_mmap(s, h, k->e, &k->sid);
+	return s->dsos ? script__mmap(s, h, fixed) : 0;
+}
+
+/* What is done with each kernel record type; the others are only checked. */
+static int (*const kernel_records[])(struct script *s, const struct kernel_record *k) = {
+	[PERF_RECORD_COMM] = script__comm,
+	[PERF_RECORD_FORK] = script__task,
+	[PERF_RECORD_EXIT] = script__task,
+	[PERF_RECORD_CGROUP] = script__cgroup,
+	[PERF_RECORD_MMAP] = script__map,
+	[PERF_RECORD_MMAP2] = script__map,
+};
+
 static int process(struct script *s, const struct perf_event_header *h)
 {
-	struct perf_reader *r = &s->reader;
-	const u32 *ids = (const u32 *)(h + 1);
-	const struct reader_evsel *e = NULL;
-	struct sample_id sid = { 0 };
-	struct sample smp;
-	size_t trailer = 0;
+	struct kernel_record k = { .h = h, .ids = (const u32 *)(h + 1) };
 	int ret;
 
+	if (h->type == PERF_RECORD_SAMPLE)
+		return script__sample(s, h);
 	/* as the stock perf: every kernel record's sample_id must fit and name
 	 * an event, whether or not we print the record */
-	if (h->type != PERF_RECORD_SAMPLE) {
-		ret = reader__parse_id(r, h, &sid, &e);
-		s->bad_id = sid.id;
-		s->bad = "shorter than its sample_id trailer";
-		if (ret < 0)
-			return ret;
-		trailer = ret;
-		s->bad = "body shorter than its fields";
-	}
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		ret = reader__parse_sample(r, h, &smp);
-		s->bad_id = smp.id;
-		s->bad = smp.bad;
-		if (ret)
-			return ret;
-		if (smp.evsel->attr.type == PERF_TYPE_SOFTWARE &&
-		    smp.evsel->attr.config == PERF_COUNT_SW_DUMMY)
-			return 0;
-		if (smp.evsel->attr.sample_type & PERF_SAMPLE_READ)
-			return print_read_sample(s, &smp);
-		print_sample(s, &smp);
-		return 0;
-	case PERF_RECORD_COMM:
-		if (!body_ok(h, trailer, 8, sizeof(*h) + 8))
-			return -EINVAL;
-		if (comm_map__set(s->comms, ids[0], ids[1], (const char *)(ids + 2)))
-			return -ENOMEM;
-		if (s->o->show_task) {
-			print_prefix(s, e, (const char *)(ids + 2), ids[1], sid.cpu, sid.time);
-			fprintf(s->out, "PERF_RECORD_COMM%s: %s:%d/%d\n",
-			       (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
-			       (const char *)(ids + 2), (int)ids[0], (int)ids[1]);
-		}
-		return 0;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		if (!body_ok(h, trailer, 24, 0))
-			return -EINVAL;
-		/* a new thread starts with its parent's name; the children of
-		 * the idle task (kthreadd, init) with "swapper" */
-		if (h->type == PERF_RECORD_FORK && s->dsos && machine__fork(&s->machine, ids[0], ids[1]))
-			return -ENOMEM;
-		if (h->type == PERF_RECORD_FORK && !comm_map__get(s->comms, ids[2]) &&
-		    (comm_map__get(s->comms, ids[3]) || !ids[3]) &&
-		    comm_map__set(s->comms, ids[0], ids[2],
-				  ids[3] ? comm_map__get(s->comms, ids[3]) : "swapper"))
-			return -ENOMEM;
-		if (s->o->show_task) {
-			/* as the stock perf: under the thread of the sample id
-			 * (the parent, for a fork the kernel reports) */
-			u32 tid = e->id_type & PERF_SAMPLE_TID ? sid.tid : ids[2];
-
-			print_prefix(s, e, comm_map__get(s->comms, tid), tid, sid.cpu, sid.time);
-			fprintf(s->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
-			       h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
-			       (int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);
-		}
-		return 0;
-	case PERF_RECORD_CGROUP:
-		/* u64 id, then the path: the name -F cgroup prints */
-		if (!body_ok(h, trailer, 8 + 1, sizeof(*h) + 8))
-			return -EINVAL;
-		if (id_hash__add(&s->cgroups, *(const u64 *)(h + 1), (void *)(ids + 2)))
-			return -ENOMEM;
-		return 0;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		/* the filename follows 32 (MMAP) or 64 (MMAP2) bytes of fields */
-		size_t fixed = h->type == PERF_RECORD_MMAP ? 32 : 64;
-
-		if (!body_ok(h, trailer, fixed + 1, sizeof(*h) + fixed))
-			return -EINVAL;
-		if (s->o->show_mmap)
-			print_mmap(s, h, e, &sid);
-		return s->dsos ? script__mmap(s, h, fixed) : 0;
-	}
-	}
+	ret = reader__parse_id(&s->reader, h, &k.sid, &k.e);
+	s->bad_id = k.sid.id;
+	s->bad = "shorter than its sample_id trailer";
+	if (ret < 0)
+		return ret;
+	k.trailer = ret;
+	s->bad = "body shorter than its fields";
+	if (h->type < ARRAY_SIZE(kernel_records) && kernel_records[h->type])
+		return kernel_records[h->type](s, &k);
 	return 0;
 }
 
@@ -833,68 +872,87 @@ static int script__machine_init(struct script *s)
 	return err;
 }
 
+/* Everything a run needs before the records: the file, -F's fields, the
+ * task names and, for -F sym or dso, the maps. 0 or -errno, said. */
+static int script__setup(struct script *s)
+{
+	const struct script_opts *o = s->o;
+	char err[512];
+	int rc = reader__open(&s->reader, o->input, err, sizeof(err));
+
+	if (rc) {
+		fprintf(o->msg, "perf script: %s\n", err);
+		return rc;
+	}
+	if (o->fields && (script__parse_fields(s, o->fields) || script__check_fields(s)))
+		return -EINVAL;
+	s->comms = comm_map__new();
+	s->raw = calloc(1, RAW_ROOM);
+	if (((HAS(s, FIELD_SYM) || HAS(s, FIELD_DSO)) &&
+	     (!(s->dsos = dsos__new(o->buildid_dir)) || script__machine_init(s))) ||
+	    !s->comms || !s->raw) {
+		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The file's records in time order (file order breaks ties), each
+ * printed or taken in; the first bad one ends the run. 0 or -errno, said. */
+static int script__process_all(struct script *s, struct collect *c)
+{
+	const struct script_opts *o = s->o;
+	char err[512];
+	int rc = reader__for_each(&s->reader, collect_record, c, err, sizeof(err));
+
+	if (rc == -EBADMSG)
+		snprintf(err, sizeof(err), "record at offset %#llx: unsupported type %u (this perf script reads the files of this perf record)",
+			 (unsigned long long)c->bad_off, c->bad_type);
+	if (rc) {
+		fprintf(o->msg, "perf script: %s: %s\n", o->input,
+			rc == -EINVAL || rc == -EBADMSG ? err : strerror(-rc));
+		return rc;
+	}
+	warn_undecodable(s);
+	if (c->nr)	/* qsort() must not see the NULL of an empty data section */
+		qsort(c->refs, c->nr, sizeof(*c->refs), cmp_ref);
+	for (size_t i = 0; i < c->nr; i++) {
+		rc = process(s, c->refs[i].h);
+		if (rc) {
+			report_bad_record(s, c->refs[i].h, rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Frees what a run took, set up or not. */
+static void script__exit(struct script *s)
+{
+	trace_seq_destroy(&s->seq);
+	free(s->raw);
+	comm_map__delete(s->comms);
+	machine__exit(&s->machine);
+	dsos__delete(s->dsos);
+	id_hash__exit(&s->cgroups);
+	for (size_t i = 0; i < s->read_prev.cap; i++)
+		free(s->read_prev.owners[i]);
+	id_hash__exit(&s->read_prev);
+	reader__close(&s->reader);
+}
+
 int script__run(const struct script_opts *o)
 {
 	struct script s = { .o = o, .out = o->out };
 	struct collect c = { 0 };
-	char err[512];
 	int rc;
 
 	s.reader.fd = -1;
-	rc = reader__open(&s.reader, o->input, err, sizeof(err));
-	if (rc) {
-		fprintf(o->msg, "perf script: %s\n", err);
-		goto out;
-	}
-	if (o->fields && (script__parse_fields(&s, o->fields) || script__check_fields(&s))) {
-		rc = -EINVAL;
-		goto out;
-	}
-	s.comms = comm_map__new();
-	s.raw = calloc(1, RAW_ROOM);
-	if ((HAS(&s, FIELD_SYM) || HAS(&s, FIELD_DSO)) &&
-	    (!(s.dsos = dsos__new(o->buildid_dir)) || script__machine_init(&s))) {
-		rc = -ENOMEM;
-		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	if (!s.comms || !s.raw) {
-		rc = -ENOMEM;
-		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
-		goto out;
-	}
 	trace_seq_init(&s.seq);
-	rc = reader__for_each(&s.reader, collect_record, &c, err, sizeof(err));
-	if (rc == -EBADMSG)
-		snprintf(err, sizeof(err), "record at offset %#llx: unsupported type %u (this perf script reads the files of this perf record)",
-			 (unsigned long long)c.bad_off, c.bad_type);
-	if (rc) {
-		fprintf(o->msg, "perf script: %s: %s\n", o->input,
-			rc == -EINVAL || rc == -EBADMSG ? err : strerror(-rc));
-		goto out_seq;
-	}
-	warn_undecodable(&s);
-	if (c.nr)	/* qsort() must not see the NULL of an empty data section */
-		qsort(c.refs, c.nr, sizeof(*c.refs), cmp_ref);
-	for (size_t i = 0; i < c.nr; i++) {
-		rc = process(&s, c.refs[i].h);
-		if (rc) {
-			report_bad_record(&s, c.refs[i].h, rc);
-			goto out_seq;
-		}
-	}
-out_seq:
-	trace_seq_destroy(&s.seq);
-out:
+	rc = script__setup(&s);
+	if (!rc)
+		rc = script__process_all(&s, &c);
 	free(c.refs);
-	free(s.raw);
-	comm_map__delete(s.comms);
-	machine__exit(&s.machine);
-	dsos__delete(s.dsos);
-	id_hash__exit(&s.cgroups);
-	for (size_t i = 0; i < s.read_prev.cap; i++)
-		free(s.read_prev.owners[i]);
-	id_hash__exit(&s.read_prev);
-	reader__close(&s.reader);
+	script__exit(&s);
 	return rc;
 }

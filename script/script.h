@@ -1,3 +1,5 @@
+/* perf script's work, without the command line: a perf.data as text, in
+ * time order, as the stock perf script prints it. */
 #ifndef PERF_SCRIPT_H
 #define PERF_SCRIPT_H
 

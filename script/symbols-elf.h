@@ -1,7 +1,8 @@
+/* Between script/symbols.c and the ELF reader (libelf): a symbol table
+ * being built, filled from a DSO's ELF file or from the vdso. */
 #ifndef PERF_SYMBOLS_ELF_H
 #define PERF_SYMBOLS_ELF_H
 
-/* Between util/symbols.c and the ELF reader: a table being built. */
 #include "lib/buf.h"
 #include "script/symbols.h"
 

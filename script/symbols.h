@@ -1,3 +1,5 @@
+/* Symbol tables for perf script: the DSOs a file's samples hit, each with
+ * its functions sorted by address, read once a run. */
 #ifndef PERF_SYMBOLS_H
 #define PERF_SYMBOLS_H
 
