@@ -98,12 +98,14 @@ static void check_build_id(struct cursor *c)
 
 	for (u64 off = 0; off + sizeof(h) + 4 + 24 <= c->left; off += h.size) {
 		memcpy(&h, c->p + off, sizeof(h));
-		if (h.size < sizeof(h) + 4 + 24 || h.size > c->left - off)
-			return;
+		/* the stock reads an entry's fixed part, size byte included,
+		 * before it looks at where the entry ends */
 		if ((h.misc & (1 << 15)) && (u8)c->p[off + sizeof(h) + 4 + 20] > 20) {
 			c->bad = 1;
 			return;
 		}
+		if (h.size < sizeof(h) + 4 + 24 || h.size > c->left - off)
+			return;
 	}
 }
 

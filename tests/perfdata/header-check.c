@@ -1,0 +1,62 @@
+/* Tests perfdata/header-check.c: BUILD_ID sections the stock perf would
+ * abort on are refused, those it reads are not. */
+#include "tests/tests.h"
+#include "perfdata/header.h"
+#include "perfdata/header-internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define ENTRY_FIXED (sizeof(struct perf_event_header) + 4 + 24)
+
+/* One BUILD_ID entry at p: misc, the id length byte (build_id[20]) and
+ * the size its header claims. Returns the bytes written (the fixed part
+ * and a 4-byte name). */
+static size_t put_entry(char *p, u16 misc, u8 id_len, u16 size)
+{
+	struct perf_event_header h = { .type = 0, .misc = misc, .size = size };
+
+	memset(p, 0, ENTRY_FIXED + 4);
+	memcpy(p, &h, sizeof(h));
+	memset(p + sizeof(h) + 4, 0xab, 20);
+	p[sizeof(h) + 4 + 20] = (char)id_len;
+	memcpy(p + ENTRY_FIXED, "/a", 3);
+	return ENTRY_FIXED + 4;
+}
+
+static int check(const char *body, size_t len)
+{
+	return header__check_feature(HEADER_BUILD_ID, body, len, 2);
+}
+
+static int test_build_id_sizes(struct test_ctx *ctx)
+{
+	char body[4 * (ENTRY_FIXED + 4)];
+	size_t one = ENTRY_FIXED + 4, len;
+
+	(void)ctx;
+	len = put_entry(body, 1 << 15, 20, one);
+	len += put_entry(body + len, 1 << 15, 20, one);
+	TEST_ASSERT(check(body, len) == 0, "two entries of 20-byte ids refused");
+
+	/* the id's length is only read with misc bit 15 */
+	put_entry(body + one, 0, 157, one);
+	TEST_ASSERT(check(body, len) == 0, "a length byte without misc bit 15 refused");
+
+	put_entry(body + one, 1 << 15, 21, one);
+	TEST_ASSERT(check(body, len) == -EINVAL, "a 21-byte id accepted");
+
+	/* an entry that claims to run past the section: the stock still
+	 * reads its fixed part, length byte and all */
+	put_entry(body + one, 1 << 15, 157, 4000);
+	TEST_ASSERT(check(body, len) == -EINVAL, "a 157-byte id past the section's end accepted");
+
+	put_entry(body + one, 1 << 15, 20, 4000);
+	TEST_ASSERT(check(body, len) == 0, "an entry past the section's end with a sane id refused");
+	return TEST_OK;
+}
+
+TEST_SUITE(suite_perfdata_header_check, "perfdata/header-check",
+	   "Feature checks: BUILD_ID ids longer than 20 bytes refused, also in an entry "
+	   "that runs past its section; ones the stock reads accepted",
+	   test_build_id_sizes);
