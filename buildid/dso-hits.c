@@ -76,19 +76,28 @@ struct dso_hits *dso_hits__new(const struct evlist *evlist, int all)
 	s->by_id = evlist->nr_entries &&
 		   (evlist->entries[0]->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
 	s->layouts[0] = layout_of(evlist->nr_entries ? evlist->entries[0]->attr.sample_type : 0);
-	for (int i = 0; s->by_id && i < evlist->nr_entries; i++) {
-		const struct evsel *e = evlist->entries[i];
-
-		s->layouts[i] = layout_of(e->attr.sample_type);
-		for (int k = 0; k < evsel__nr_fds(e); k++)
-			if (e->id[k] && id_hash__add(&s->ids, e->id[k], &s->layouts[i]))
-				goto fail;
-	}
+	for (int i = 0; s->by_id && i < evlist->nr_entries; i++)
+		s->layouts[i] = layout_of(evlist->entries[i]->attr.sample_type);
+	if (dso_hits__add_ids(s, evlist))
+		goto fail;
 	return s;
 fail:
 	dso_hits__delete(s);
 	errno = ENOMEM;
 	return NULL;
+}
+
+int dso_hits__add_ids(struct dso_hits *s, const struct evlist *evlist)
+{
+	for (int i = 0; s->by_id && i < evlist->nr_entries; i++) {
+		const struct evsel *e = evlist->entries[i];
+
+		for (int k = 0; k < evsel__nr_id_slots(e); k++)
+			if (evsel__id_at(e, k) &&
+			    id_hash__add(&s->ids, evsel__id_at(e, k), &s->layouts[i]))
+				return -ENOMEM;
+	}
+	return 0;
 }
 
 void dso_hits__delete(struct dso_hits *s)

@@ -76,6 +76,9 @@ struct dso_hits {
  * --buildid-all. NULL with errno set; freed with dso_hits__delete(). */
 struct dso_hits *dso_hits__new(const struct evlist *evlist, int all);
 void dso_hits__delete(struct dso_hits *s);
+/* Learns the ids evlist's events have now (an event opened anew has a
+ * new one): 0 or -ENOMEM. */
+int dso_hits__add_ids(struct dso_hits *s, const struct evlist *evlist);
 /* Feeds whole records (possibly split across the iovecs, as a ring's
  * wrap splits them). */
 void dso_hits__feed(struct dso_hits *s, const struct iovec *iov, int iovcnt);

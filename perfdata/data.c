@@ -253,13 +253,62 @@ int perf_data__warm(struct perf_data *d, u64 bytes, const int *stop)
 	return err;
 }
 
+/* Each event's ids, then the attrs pointing at them, appended to b, whose
+ * first byte is at file offset base; d's attrs section and id count get
+ * where they are and how many. */
+static void put_attrs(struct buf *b, u64 base, const struct evlist *evlist, struct perf_data *d)
+{
+	u64 ids_at = base + b->len;
+
+	d->nr_ids = 0;
+	for (int i = 0; i < evlist->nr_entries; i++)
+		evsel__put_ids(evlist->entries[i], b);
+	d->attrs_offset = base + b->len;
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		const struct evsel *e = evlist->entries[i];
+		struct perf_file_attr fa = { .attr = e->attr };
+		u64 n = evsel__nr_ids(e);
+
+		fa.ids.offset = ids_at;
+		fa.ids.size = n * sizeof(u64);
+		ids_at += n * sizeof(u64);
+		d->nr_ids += n;
+		buf__add(b, &fa, sizeof(fa));
+	}
+	d->attrs_size = base + b->len - d->attrs_offset;
+}
+
+/* The events' ids now, when they are not those the attrs written list
+ * (an event opened anew since, for a CPU that came back): the attrs
+ * again, past the features, where the header points. 0 or -errno. */
+static int rewrite_attrs(struct perf_data *d, const struct evlist *evlist, u64 at)
+{
+	struct perf_data fresh = { .fd = -1 };
+	struct buf b = { 0 };
+	u64 nr = 0;
+	int err;
+
+	for (int i = 0; evlist && i < evlist->nr_entries; i++)
+		nr += evsel__nr_ids(evlist->entries[i]);
+	if (!evlist || nr == d->nr_ids)
+		return 0;
+	put_attrs(&b, at, evlist, &fresh);
+	err = b.err ? b.err : pwrite_all(d->fd, b.p, b.len, at);
+	buf__release(&b);
+	if (!err) {
+		d->attrs_offset = fresh.attrs_offset;
+		d->attrs_size = fresh.attrs_size;
+		d->nr_ids = fresh.nr_ids;
+	}
+	return err;
+}
+
 int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const char *path,
 			    const struct evlist *evlist, char *errbuf, size_t errsz)
 {
 	struct perf_file_header hdr = { 0 };
 	struct buf b = { 0 };
 	struct stat dir;
-	u64 ids_size = 0;
 	int err;
 
 	memset(d, 0, sizeof(*d));
@@ -289,23 +338,7 @@ int perf_data__create_ahead(struct perf_data *d, struct perf_data *ahead, const 
 		goto fail;
 	/* header placeholder, then each event's ids, then the attrs */
 	buf__zero(&b, sizeof(hdr));
-	for (int i = 0; i < evlist->nr_entries; i++) {
-		const struct evsel *e = evlist->entries[i];
-
-		evsel__put_ids(e, &b);
-	}
-	d->attrs_offset = b.len;
-	for (int i = 0; i < evlist->nr_entries; i++) {
-		const struct evsel *e = evlist->entries[i];
-		struct perf_file_attr fa = { .attr = e->attr };
-		u64 n = evsel__nr_ids(e) * sizeof(u64);
-
-		fa.ids.offset = sizeof(hdr) + ids_size;
-		fa.ids.size = n;
-		ids_size += n;
-		buf__add(&b, &fa, sizeof(fa));
-	}
-	d->attrs_size = b.len - d->attrs_offset;
+	put_attrs(&b, 0, evlist, d);
 	d->data_offset = b.len;
 	err = b.err ? b.err : write_all(d->fd, b.p, b.len);
 	buf__release(&b);
@@ -464,7 +497,7 @@ static int finish_file(struct perf_data *d, const struct header_info *info)
 		.data = { d->data_offset, d->data_size },
 	};
 	struct buf feats = { 0 };
-	u64 feat_off = d->data_offset + d->data_size;
+	u64 feat_off = d->data_offset + d->data_size, end;
 	struct header_info hi = *info;
 	int err;
 
@@ -483,12 +516,19 @@ static int finish_file(struct perf_data *d, const struct header_info *info)
 	err = header__build_features(&feats, feat_off, hdr.adds_features, &hi);
 	if (!err)
 		err = pwrite_all(d->fd, feats.p, feats.len, feat_off);
+	end = feat_off + feats.len;
 	buf__release(&feats);
 	if (err == -ENOSPC || err == -EDQUOT) {
 		d->no_features = 1;
 		memset(hdr.adds_features, 0, sizeof(hdr.adds_features));
 		err = ftruncate(d->fd, feat_off) ? -errno : 0;
+		end = feat_off;
 	}
+	/* left out, the attrs written still describe the file: only the
+	 * samples of the new ids lack an event */
+	if (!err && rewrite_attrs(d, info->evlist, ALIGN_UP(end, 8)) && ftruncate(d->fd, end))
+		err = -errno;
+	hdr.attrs = (struct perf_file_section){ d->attrs_offset, d->attrs_size };
 	if (!err)
 		err = pwrite_all(d->fd, &hdr, sizeof(hdr), 0);
 	return err;

@@ -25,6 +25,7 @@ struct perf_data {
 	u64 data_offset;
 	u64 data_size;
 	u64 attrs_offset, attrs_size;
+	u64 nr_ids;		/* the ids those attrs list */
 	int comp_level;		/* ring data as COMPRESSED records (0: as it is) */
 	u32 comp_mmap_len;	/* the COMPRESSED feature's: what a record may decompress to */
 	struct compressor *comp;

@@ -2,6 +2,7 @@
  * answer what comes, drain, and switch when a trigger is due. */
 #include "record/loop.h"
 #include "buildid/held-files.h"
+#include "record/hotplug.h"
 #include "util/evlist.h"
 #include "record/record.h"
 
@@ -38,15 +39,17 @@ int record__setup_signals(struct record *rec)
 }
 
 /* Poll set: the fixed fds, then every event fd (ring fds wait for data,
- * the others only report POLLHUP when their task is gone). */
+ * the others only report POLLHUP when their task is gone), or with events
+ * of whole CPUs only the forward rings' fds. */
 struct pollfd *record__pollfds(struct record *rec, int *nr)
 {
 	struct evlist *evlist = rec->evlist;
 	struct pollfd *pfd;
-	int n = RECORD_NR_FIXED_FDS, k = RECORD_NR_FIXED_FDS;
+	int n = RECORD_NR_FIXED_FDS, k = RECORD_NR_FIXED_FDS, whole = evlist__whole_cpus(evlist);
 
 	for (int i = 0; i < evlist->nr_entries; i++)
 		n += evlist->entries[i]->nr_cpus * evlist->entries[i]->nr_threads;
+	n += evlist->nr_mmaps;
 	pfd = calloc(n, sizeof(*pfd));
 	if (!pfd)
 		return NULL;
@@ -55,13 +58,19 @@ struct pollfd *record__pollfds(struct record *rec, int *nr)
 	pfd[RECORD_PFD_WRITER] = (struct pollfd){ .fd = writer__fd(&rec->writer), .events = POLLIN };
 	pfd[RECORD_PFD_BPF] = (struct pollfd){ .fd = bpf_sideband__fd(&rec->bpf_sb),
 					       .events = POLLIN };
-	for (int i = 0; i < evlist->nr_entries; i++) {
+	pfd[RECORD_PFD_HOTPLUG] = (struct pollfd){ .fd = evlist->hotplug.fd, .events = POLLIN };
+	/* an event of a whole CPU never hangs up, and a CPU that comes back
+	 * gets new ones (record/hotplug.c): only its rings are watched */
+	for (int i = 0; i < evlist->nr_entries && !whole; i++) {
 		struct evsel *e = evlist->entries[i];
 
 		for (int j = 0; j < e->nr_cpus * e->nr_threads; j++)
 			if (e->fd[j] >= 0)
 				pfd[k++] = (struct pollfd){ .fd = e->fd[j] };
 	}
+	for (int c = 0; c < evlist->nr_mmaps && whole; c++)
+		if (evlist->fwd[c].pc)
+			pfd[k++] = (struct pollfd){ .fd = evlist->fwd[c].fd };
 	for (int c = 0; c < evlist->nr_mmaps; c++)
 		for (int j = RECORD_NR_FIXED_FDS; j < k; j++)
 			if (evlist->fwd[c].pc && pfd[j].fd == evlist->fwd[c].fd)
@@ -207,7 +216,8 @@ int record__poll_timeout(struct record *rec)
 }
 
 /* The fixed fds: signals first (a stop wins over everything queued), then
- * control commands, a dump the writer finished, a BPF program loaded. */
+ * control commands, a dump the writer finished, a BPF program loaded, a
+ * CPU that went or came back. */
 static void record__serve_fixed(struct record *rec, struct pollfd *pfd, int *why)
 {
 	if (pfd[RECORD_PFD_SIGNAL].revents)
@@ -222,6 +232,8 @@ static void record__serve_fixed(struct record *rec, struct pollfd *pfd, int *why
 	}
 	if (pfd[RECORD_PFD_BPF].revents)
 		bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
+	/* after the writer's: a CPU back waits for the dump it was writing */
+	record__hotplug(rec, pfd[RECORD_PFD_HOTPLUG].revents != 0);
 }
 
 /* The event fds: counts the wakeups, and stops watching an fd whose task

@@ -22,6 +22,7 @@ enum {
 	RECORD_PFD_CONTROL,	/* --control's command fd */
 	RECORD_PFD_WRITER,	/* the dump writer: a dump is written */
 	RECORD_PFD_BPF,		/* the BPF side-band: a program loaded */
+	RECORD_PFD_HOTPLUG,	/* the CPU hotplug watch: a CPU went or came back */
 	RECORD_NR_FIXED_FDS,
 };
 
@@ -43,8 +44,9 @@ void record__delay_step(struct record *rec, int *why);
 /* How long (ms) the next poll may wait: the nearest of -D's next edge, a
  * held binary, a size or time trigger, a delayed switch. */
 int record__poll_timeout(struct record *rec);
-/* The poll set: RECORD_NR_FIXED_FDS fixed entries, then every event fd
- * (*nr in all); NULL with errno set. The caller frees it. */
+/* The poll set: RECORD_NR_FIXED_FDS fixed entries, then every event fd,
+ * or with events of whole CPUs every forward ring's (*nr in all); NULL
+ * with errno set. The caller frees it. */
 struct pollfd *record__pollfds(struct record *rec, int *nr);
 /* Records until a signal, a command, the workload's end or an error says
  * stop (*why says which). 0 or -errno with the cause printed. */

@@ -13,8 +13,10 @@ struct evlist *evlist__new(void)
 {
 	struct evlist *evlist = calloc(1, sizeof(struct evlist));
 
-	if (evlist)
+	if (evlist) {
 		evlist->twin_stale = -1;
+		cpu_hotplug__init(&evlist->hotplug);
+	}
 	return evlist;
 }
 
@@ -23,6 +25,7 @@ void evlist__delete(struct evlist *evlist)
 	if (!evlist)
 		return;
 	evlist__munmap(evlist);
+	cpu_hotplug__close(&evlist->hotplug);
 	for (int i = 0; i < evlist->nr_entries; i++)
 		evsel__delete(evlist->entries[i]);
 	free(evlist->entries);
@@ -97,8 +100,17 @@ static int evsel__apply_filter(struct evsel *e, char *errbuf, size_t errsz)
 	return 0;
 }
 
+int evlist__whole_cpus(const struct evlist *evlist)
+{
+	return evlist->cpus && evlist->threads && evlist->cpus->nr && evlist->cpus->map[0] >= 0 &&
+	       evlist->threads->nr == 1 && evlist->threads->map[0] == -1;
+}
+
 int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose)
 {
+	/* first: a CPU that goes and comes back during the open is seen */
+	if (evlist__whole_cpus(evlist) && evlist->hotplug.fd < 0)
+		evlist->hotplug_err = cpu_hotplug__open(&evlist->hotplug);
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 		int err = evsel__open(e, evlist->cpus, evlist->threads, errbuf, errsz, verbose);
@@ -378,6 +390,7 @@ static int evlist__ioctl_all(struct evlist *evlist, unsigned long req, int all)
 int evlist__enable(struct evlist *evlist)
 {
 	evlist->samples_on = 1;
+	evlist->tracking_on = 1;
 	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_ENABLE, 0);
 }
 
@@ -454,6 +467,7 @@ int evlist__enable_tracking(struct evlist *evlist)
 {
 	int ret = 0;
 
+	evlist->tracking_on = 1;
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
 
@@ -467,6 +481,7 @@ int evlist__enable_tracking(struct evlist *evlist)
 int evlist__disable(struct evlist *evlist)
 {
 	evlist->samples_on = 0;
+	evlist->tracking_on = 0;
 	return evlist__ioctl_all(evlist, PERF_EVENT_IOC_DISABLE, 1);
 }
 
@@ -476,6 +491,81 @@ int evlist__pause_backward(struct evlist *evlist, int pause)
 		if (evlist->bwd[c].pc &&
 		    ioctl(evlist->bwd[c].fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause))
 			return -errno;
+	return 0;
+}
+
+/* The ring slot's event of CPU index c writes into. */
+static struct mmap *evlist__ring_of(struct evlist *evlist, const struct evsel *e, int slot, int c)
+{
+	if (!e->attr.write_backward)
+		return &evlist->fwd[c];
+	/* slots 0 and 2 are set 0's, 1 and 3 set 1's (TWIN_SLOTS) */
+	return slot % 2 ? &evlist->bwd_twin[c] : &evlist->bwd[c];
+}
+
+/* Whether the event of slot (CPU index c) should be on now. */
+static int evlist__should_be_on(struct evlist *evlist, struct evsel *e, int slot, int c)
+{
+	if (e->tracking && evlist->tracking_on)
+		return 1;
+	if (!evlist->samples_on)
+		return 0;
+	return !e->twinned ||
+	       *evsel__slot_fd(e, slot, c, 0) == evsel__live_fd(e, evlist->twin_active, c, 0);
+}
+
+/* evlist__revive_cpu() for one event's fd of slot. */
+static int evlist__revive_fd(struct evlist *evlist, struct evsel *e, int slot, int c)
+{
+	struct mmap *ring = evlist__ring_of(evlist, e, slot, c);
+	int old, fd;
+
+	if (!ring->pc)
+		return -ENODEV;
+	old = evsel__reopen_fd(e, slot, evlist->cpus, evlist->threads, c, 0, ring->fd);
+	if (old < 0)
+		return old;
+	fd = *evsel__slot_fd(e, slot, c, 0);
+	/* dead, or (a CPU that never went) alive: off either way */
+	ioctl(old, PERF_EVENT_IOC_DISABLE, 0);
+	if (old == ring->fd)
+		ring->own_fd = 1;
+	else
+		close(old);
+	/* ids of the twins' sets are never looked up (evlist__open_twins()) */
+	if (slot == 0 && id_hash__add(&evlist->ids, *evsel__slot_id(e, 0, c, 0), e))
+		return -ENOMEM;
+	if (evlist__should_be_on(evlist, e, slot, c) && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		return -errno;
+	return 0;
+}
+
+int evlist__revive_cpu(struct evlist *evlist, int c, char *errbuf, size_t errsz)
+{
+	/* the sets' rings' holders, then the set sampling now, then the
+	 * other, which the next switch goes to: the newest opened */
+	int slots[] = { 0, 1, 2 + evlist->twin_active, 2 + !evlist->twin_active };
+	int nr_slots = evlist__twinned(evlist) ? 4 : 1;
+
+	if (!evlist__whole_cpus(evlist) || c < 0 || c >= evlist->cpus->nr || !evlist->fwd)
+		return 0;
+	for (int s = 0; s < nr_slots; s++) {
+		/* leaders first: the members join the new ones */
+		for (int i = 0; i < evlist->nr_entries; i++) {
+			struct evsel *e = evlist->entries[i];
+			int err;
+
+			if (!e->fd || (slots[s] && !e->twinned) ||
+			    *evsel__slot_fd(e, slots[s], c, 0) < 0)
+				continue;
+			err = evlist__revive_fd(evlist, e, slots[s], c);
+			if (err) {
+				snprintf(errbuf, errsz, "%s: cpu %d: opening anew: %s", e->name,
+					 evlist->cpus->map[c], strerror(-err));
+				return err;
+			}
+		}
+	}
 	return 0;
 }
 

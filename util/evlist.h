@@ -7,6 +7,7 @@
 #include "util/evsel.h"
 #include "lib/id-hash.h"
 #include "util/mmap.h"
+#include "util/hotplug.h"
 
 struct cpu_map;
 struct thread_map;
@@ -26,8 +27,13 @@ struct evlist {
 	int twin_active;	/* the set of backward events that samples (1: the twins) */
 	int twin_stale;		/* the set to open anew before its next turn, or -1 */
 	int samples_on;		/* enabled by evlist__enable(), not yet disabled */
+	int tracking_on;	/* enabled by either enable, not yet disabled */
 	int nr_mmaps;
 	struct id_hash ids;	/* sample id -> evsel, filled by evlist__open() */
+	/* events of whole CPUs: the CPUs that go offline (which kills their
+	 * events for good) and come back, watched from before the open */
+	struct cpu_hotplug hotplug;
+	int hotplug_err;	/* -errno: why it is not watched */
 };
 
 /* NULL with errno set; evlist__delete() frees it and every evsel. */
@@ -44,9 +50,13 @@ int evlist__set_leader(struct evlist *evlist, int first, int end, const char *na
 /* The groups of more than one event (what GROUP_DESC lists). */
 int evlist__nr_groups(const struct evlist *evlist);
 
+/* Whether the events are of whole CPUs (not of tasks, nor per thread):
+ * those the kernel drops when their CPU goes offline. */
+int evlist__whole_cpus(const struct evlist *evlist);
 /* Opens every event (leaders before their members) and sets their
  * filters, and hashes their ids; errbuf gets one line naming the event
- * (and filter) on failure. */
+ * (and filter) on failure. Events of whole CPUs get the hotplug watch
+ * first (or hotplug_err says why not). */
 int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose);
 /* Opens a twin of every backward event (evsel__open_twins()), before
  * the rings are mapped: only for events of whole CPUs (one fd per CPU,
@@ -94,6 +104,17 @@ int evlist__disable(struct evlist *evlist);
 int evlist__enable_tracking(struct evlist *evlist);
 /* PAUSE_OUTPUT on every backward ring (1 pauses, 0 resumes). 0 or -errno. */
 int evlist__pause_backward(struct evlist *evlist, int pause);
+
+/* CPU index c came back online: the kernel dropped its events when it
+ * went (they stay off whatever an enable says), so each is opened anew
+ * in the same ring (the ring keeps what it held, the fd it was mapped
+ * from stays its own), ids hashed, the twins' sets in the order that
+ * makes the next switch's set the newest, and those that should be on
+ * enabled. The fds replaced are disabled and closed (for a CPU that never
+ * went, a few samples may be in its ring twice). 0 or -errno with errbuf
+ * set: the events not yet replaced stay as they were (-ENODEV: the CPU
+ * went again). */
+int evlist__revive_cpu(struct evlist *evlist, int c, char *errbuf, size_t errsz);
 
 /* The event owning a sample id; NULL if unknown. */
 struct evsel *evlist__id2evsel(const struct evlist *evlist, u64 id);

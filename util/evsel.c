@@ -62,8 +62,11 @@ void evsel__close(struct evsel *e)
 			close(e->fd[i]);
 	free(e->fd);
 	free(e->id);
+	free(e->gone_id);
 	e->fd = NULL;
 	e->id = NULL;
+	e->gone_id = NULL;
+	e->nr_gone_ids = 0;
 	e->nr_cpus = e->nr_threads = 0;
 	e->twinned = 0;
 }
@@ -72,16 +75,16 @@ u64 evsel__nr_ids(const struct evsel *e)
 {
 	u64 n = 0;
 
-	for (int k = 0; e->id && k < evsel__nr_fds(e); k++)
-		n += e->id[k] != 0;
+	for (int k = 0; k < evsel__nr_id_slots(e); k++)
+		n += evsel__id_at(e, k) != 0;
 	return n;
 }
 
 void evsel__put_ids(const struct evsel *e, struct buf *b)
 {
-	for (int k = 0; e->id && k < evsel__nr_fds(e); k++)
-		if (e->id[k])
-			buf__u64(b, e->id[k]);
+	for (int k = 0; k < evsel__nr_id_slots(e); k++)
+		if (evsel__id_at(e, k))
+			buf__u64(b, evsel__id_at(e, k));
 }
 
 void evsel__close_twins(struct evsel *e)
@@ -120,6 +123,34 @@ int evsel__open_twin_fd(struct evsel *e, int slot, struct cpu_map *cpus,
 		return err;
 	}
 	return fd;
+}
+
+int evsel__reopen_fd(struct evsel *e, int slot, struct cpu_map *cpus,
+		     struct thread_map *threads, int c, int t, int ring_fd)
+{
+	u64 *id = evsel__slot_id(e, slot, c, t), old_id = *id;
+	u64 *gone = realloc(e->gone_id, (e->nr_gone_ids + 1) * sizeof(*gone));
+	int *fd = evsel__slot_fd(e, slot, c, t), old = *fd, fresh, err;
+
+	/* room first: nothing may fail once the new fd is in place */
+	if (!gone)
+		return -ENOMEM;
+	e->gone_id = gone;
+	fresh = evsel__open_twin_fd(e, slot, cpus, threads, c, t);
+	if (fresh < 0) {
+		*id = old_id;
+		return fresh;
+	}
+	if (ioctl(fresh, PERF_EVENT_IOC_SET_OUTPUT, ring_fd)) {
+		err = -errno;
+		close(fresh);
+		*id = old_id;
+		return err;
+	}
+	if (old_id)
+		e->gone_id[e->nr_gone_ids++] = old_id;
+	*fd = fresh;
+	return old;
 }
 
 int evsel__open_twins(struct evsel *e, struct cpu_map *cpus, struct thread_map *threads,

@@ -34,6 +34,9 @@ struct evsel {
 	int twinned;		/* fd and id hold TWIN_SLOTS sets of [cpu][thread] */
 	int *fd;		/* [cpu][thread] (twinned: [slot][cpu][thread]) */
 	u64 *id;		/* the same layout */
+	u64 *gone_id;		/* ids of fds replaced (evsel__reopen_fd()), whose records
+				 * a ring or a file may still hold */
+	int nr_gone_ids;
 };
 
 /* New event with a copy of attr and name; NULL with errno set. Freed with
@@ -110,10 +113,34 @@ static inline int evsel__nr_fds(const struct evsel *e)
 	return e->nr_cpus * e->nr_threads * (e->twinned ? TWIN_SLOTS : 1);
 }
 
+/* Every id the event has had: those of id[], then the gone ones; 0 where
+ * no fd is open. */
+static inline int evsel__nr_id_slots(const struct evsel *e)
+{
+	return (e->id ? evsel__nr_fds(e) : 0) + e->nr_gone_ids;
+}
+
+static inline u64 evsel__id_at(const struct evsel *e, int k)
+{
+	int live = e->id ? evsel__nr_fds(e) : 0;
+
+	return k < live ? e->id[k] : e->gone_id[k - live];
+}
+
+/* Opens anew the event of slot's (cpu index c, thread t), as
+ * evsel__open_twin_fd() does (disabled), writing into ring_fd's ring
+ * (SET_OUTPUT), in place of the fd there: for an event of a whole CPU
+ * that the kernel dropped when the CPU went offline, which nothing
+ * revives. The id replaced joins gone_id. Returns the fd replaced (the
+ * caller's now, to close, or to keep while its ring is mapped), or
+ * -errno with nothing changed. */
+int evsel__reopen_fd(struct evsel *e, int slot, struct cpu_map *cpus,
+		     struct thread_map *threads, int c, int t, int ring_fd);
+
 struct buf;
-/* The ids of the fds open (what a file's attr lists: an fd not open, a
- * twin slot not in use, has id 0, which the kernel never gives), and
- * their number. */
+/* The ids of the fds open and of those replaced (what a file's attr
+ * lists: an fd not open, a twin slot not in use, has id 0, which the
+ * kernel never gives), and their number. */
 u64 evsel__nr_ids(const struct evsel *e);
 void evsel__put_ids(const struct evsel *e, struct buf *b);
 

@@ -67,6 +67,9 @@ void mmap__munmap(struct mmap *m)
 	if (m->pc)
 		munmap(m->pc, m->map_len + (m->backward ? MIRROR_MAP(m->mask + 1) : 0));
 	free(m->scratch);
+	if (m->own_fd)
+		close(m->fd);
+	m->own_fd = 0;
 	m->scratch = NULL;
 	m->pc = NULL;
 	m->data = NULL;

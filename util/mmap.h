@@ -13,7 +13,9 @@ struct mmap {
 	char *data;
 	u64 mask;		/* data size - 1 */
 	size_t map_len;		/* the kernel's pages; a backward ring's mirror follows */
-	int fd;
+	int fd;			/* the event it was mapped from: SET_OUTPUT's target */
+	int own_fd;		/* fd is the ring's to close: its event was replaced
+				 * (evlist__revive_cpu()), the ring lives on in it */
 	int cpu;
 	int backward;		/* write_backward ring, mapped read-only */
 	u64 enabled_ns;		/* CLOCK_MONOTONIC before a twin switch enabled its events */
@@ -30,6 +32,7 @@ struct mmap {
  * overwrites), followed by MMAP_MIRROR bytes of private memory (see
  * mmap__mirror()). 0 or -errno. */
 int mmap__init(struct mmap *m, int fd, int cpu, size_t data_bytes, int backward);
+/* Unmaps the ring, and closes its fd if it is the ring's own. */
 void mmap__munmap(struct mmap *m);
 
 /* The largest record: what a backward ring's mirror holds. */
