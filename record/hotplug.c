@@ -47,6 +47,15 @@ static void record__cpu_hotplug(struct record *rec, int c, int st)
 		       "out\n", cpu, strerror(ENOMEM));
 }
 
+void record__hotplug_start(struct record *rec)
+{
+	struct evlist *evlist = rec->evlist;
+
+	if (rec->opts.verbose && evlist__whole_cpus(evlist) && evlist->hotplug.fd < 0)
+		pr_err("perf record: CPU hotplug: uevent socket: %s: a CPU that goes offline is "
+		       "not recorded when it comes back\n", strerror(-evlist->hotplug_err));
+}
+
 void record__hotplug(struct record *rec, int readable)
 {
 	struct evlist *evlist = rec->evlist;

@@ -5,6 +5,10 @@
 
 struct record;
 
+/* Says in -v when CPU hotplug is not watched for events of whole CPUs,
+ * and why: a CPU that goes offline then is not recorded when it is back. */
+void record__hotplug_start(struct record *rec);
+
 /* Reads the hotplug watch's uevents when readable, then, unless a dump
  * being written reads the events (the writer wakes the loop once done),
  * opens anew the events of every CPU of the session that came back, and

@@ -276,6 +276,7 @@ int record__loop(struct record *rec, int *why_out)
 	if (!pfd)
 		return -ENOMEM;
 	alive = nr - RECORD_NR_FIXED_FDS;
+	record__hotplug_start(rec);
 	rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
 	while (why == RECORD_RUNNING) {
 		s64 w;
