@@ -353,7 +353,7 @@ static int reader__read_tracing_data(struct perf_reader *r, const char *path, ch
 					    "TRACING_DATA section");
 		return 0;
 	}
-	r->tep = tp__parse_tracing_data(td, tsize, &described);
+	r->tep = tp__parse_tracing_data(td, tsize, &described, &r->formats);
 	/* as the stock perf: a tracepoint the section does not describe at
 	 * all makes the file unreadable (one described by a format too
 	 * broken to use only loses its decoding) */

@@ -6,6 +6,7 @@
 #include "util/event.h"
 #include "perfdata/header.h"
 #include "lib/id-hash.h"
+#include "util/tp.h"
 
 struct tep_handle;
 struct decompressor;
@@ -44,6 +45,7 @@ struct perf_reader {
 	 * whose layout the rest of the record has. */
 	int id_pos, is_pos;
 	struct tep_handle *tep;	/* from TRACING_DATA, or NULL */
+	struct tp_formats formats;	/* what became of TRACING_DATA's formats */
 	struct id_hash ids;		/* id -> its reader_evsel */
 	struct decompressor *decomp;	/* the file's zstd stream, from its first COMPRESSED */
 	u64 comp_max;			/* what one COMPRESSED record may decompress to */
