@@ -1,4 +1,4 @@
-/* perf.data as hostile input: the file mapped read-only, every section and
+/* perf.data as hostile input: the file read into memory, every section and
  * record checked before use, samples decoded by their event's layout. */
 #include "perfdata/reader.h"
 #include "perfdata/header-internal.h"
@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -230,10 +229,16 @@ static int reader__check_attr(struct perf_reader *r, struct reader_evsel *e, con
 	return 0;
 }
 
-/* The file, mapped read-only: a regular file at least a header long. */
-static int reader__map(struct perf_reader *r, const char *path, char *err, size_t errsz)
+/* The file, read whole into memory: a regular file at least a header
+ * long. Read, not mapped: a mapped file that someone truncates while it
+ * is read (a recorder that rotates it, a user) kills the reader with
+ * SIGBUS at whatever access comes next, in any layer that holds a record;
+ * a copy cannot shrink, and a file that shrinks while it is copied is a
+ * short read, said here. */
+static int reader__load(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
 	struct stat st;
+	char *p;
 	int ret;
 
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -247,12 +252,23 @@ static int reader__map(struct perf_reader *r, const char *path, char *err, size_
 	r->size = st.st_size;
 	if (r->size < sizeof(r->hdr))
 		return fail(err, errsz, path, r->size ? "truncated header" : "file is empty");
-	r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, r->fd, 0);
-	if (r->map == MAP_FAILED) {
-		r->map = NULL;
-		ret = -errno;
-		snprintf(err, errsz, "%s: mmap: %s", path, strerror(errno));
-		return ret;
+	p = malloc(r->size);
+	if (!p)
+		return fail(err, errsz, path, strerror(ENOMEM));
+	r->map = p;
+	for (size_t got = 0; got < r->size;) {
+		ssize_t n = pread(r->fd, p + got, r->size - got, got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n ? -errno : -EINVAL;
+			snprintf(err, errsz, "%s: %s at offset %#zx of its %zu bytes%s", path,
+				 n ? strerror(errno) : "file truncated while being read", got, r->size,
+				 n ? "" : " (someone is writing it?)");
+			return ret;
+		}
+		got += n;
 	}
 	return 0;
 }
@@ -388,7 +404,7 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = reader__map(r, path, err, errsz);
+	ret = reader__load(r, path, err, errsz);
 	if (!ret)
 		ret = reader__check_header(r, path, err, errsz);
 	if (!ret)
@@ -415,8 +431,7 @@ void reader__close(struct perf_reader *r)
 	free(r->evsels);
 	if (r->tep)
 		tep_free(r->tep);
-	if (r->map)
-		munmap((void *)r->map, r->size);
+	free((void *)r->map);
 	if (r->fd >= 0)
 		close(r->fd);
 	memset(r, 0, sizeof(*r));

@@ -1,4 +1,4 @@
-/* The perf.data reader: a file mapped and checked as hostile input, its
+/* The perf.data reader: a file read and checked as hostile input, its
  * records walked in file order, samples and sample_id trailers decoded. */
 #ifndef PERF_READER_H
 #define PERF_READER_H
@@ -11,7 +11,7 @@
 struct tep_handle;
 struct decompressor;
 
-/* Records that are not where the map has them: decompressed out of
+/* Records that are not where map has them: decompressed out of
  * COMPRESSED records, or copied from an offset that is not 8-aligned
  * (the stock perf does not pad COMPRESSED records). Kept until the reader
  * closes, as callers hold on to the records. */
@@ -29,11 +29,11 @@ struct reader_evsel {
 	u64 id_type;	/* the fields of its records' sample_id trailer */
 };
 
-/* A perf.data mapped read-only and checked: every offset and size read from
- * it lies inside the file before anything uses it. */
+/* A perf.data read and checked: every offset and size read from it lies
+ * inside the file before anything uses it. */
 struct perf_reader {
 	int fd;
-	const char *map;
+	const char *map;	/* the file's bytes as they were when opened: a copy */
 	size_t size;
 	struct perf_file_header hdr;
 	struct reader_evsel *evsels;
