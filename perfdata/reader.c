@@ -441,6 +441,15 @@ void reader__close(struct perf_reader *r)
 /* A hostile COMPRESSED record could decompress to gigabytes: no honest
  * one stands for more than a ring, and no ring is this big. */
 #define COMP_MAX_CAP (256ULL << 20)
+/* Records decompressed are kept until the reader closes, so what a file
+ * may decompress to in all is bounded too, by its size: a few kilobytes
+ * of zstd can stand for gigabytes of records. perf's records compress
+ * a few times, call chains and user stacks some hundred times (dwarf
+ * stacks of a loop: 600); a bomb, thousands of times. */
+#define COMP_RATIO_MAX 2048
+#define COMP_FLOOR_MIB 64
+#define COMP_STR_(x) #x
+#define COMP_STR(x) COMP_STR_(x)
 
 /* Keeps b's bytes for the reader's lifetime (b is emptied). 0 or -ENOMEM. */
 static int reader__keep(struct perf_reader *r, struct buf *b, u64 off)
@@ -545,8 +554,30 @@ static int reader__start_decomp(struct perf_reader *r, u64 off, char *err, size_
 		return -EINVAL;
 	}
 	r->comp_max = MIN((u64)v[4], COMP_MAX_CAP);
+	r->comp_budget = ((u64)COMP_FLOOR_MIB << 20) +
+			 MIN(r->hdr.data.size, UINT64_MAX / 2 / COMP_RATIO_MAX) * COMP_RATIO_MAX;
 	r->decomp = decompressor__new();
 	return r->decomp ? 0 : -ENOMEM;
+}
+
+/* The stream's next piece, the body of the COMPRESSED record at off, onto
+ * out: at most what one record may stand for, and within what the file
+ * may decompress to in all. 0 or -errno (-EINVAL with *why). */
+static int reader__inflate(struct perf_reader *r, u64 off, u16 size, struct buf *out,
+			   const char **why)
+{
+	u64 max = MIN(r->comp_max, r->comp_budget);
+	size_t before = out->len;
+	int ret = decompressor__feed(r->decomp, r->map + off + sizeof(struct perf_event_header),
+				     size - sizeof(struct perf_event_header), max, out, why);
+
+	if (ret == -EINVAL && out->len - before > max && max < r->comp_max)
+		*why = "its records decompress past what the file may stand for in all ("
+		       COMP_STR(COMP_FLOOR_MIB) " MiB and " COMP_STR(COMP_RATIO_MAX)
+		       " times its data: a zstd bomb?)";
+	if (!ret)
+		r->comp_budget -= out->len - before;
+	return ret;
 }
 
 /* One COMPRESSED record at off: its records, after the part of one that
@@ -564,9 +595,7 @@ static int reader__decompress(struct perf_reader *r, u64 off, u16 size, reader_c
 		return ret;
 	buf__add(&out, r->comp_left.p, left);
 	r->comp_left.len = 0;
-	ret = out.err ? out.err : decompressor__feed(r->decomp, r->map + off + sizeof(struct perf_event_header),
-						    size - sizeof(struct perf_event_header),
-						    r->comp_max, &out, &why);
+	ret = out.err ? out.err : reader__inflate(r, off, size, &out, &why);
 	if (!ret && out.len == left) {
 		why = "decompresses to nothing (a cut zstd frame?)";
 		ret = -EINVAL;

@@ -49,6 +49,7 @@ struct perf_reader {
 	struct id_hash ids;		/* id -> its reader_evsel */
 	struct decompressor *decomp;	/* the file's zstd stream, from its first COMPRESSED */
 	u64 comp_max;			/* what one COMPRESSED record may decompress to */
+	u64 comp_budget;		/* what the rest of them may decompress to */
 	struct buf comp_left;		/* the start of a record the next COMPRESSED goes on with */
 	struct reader_chunk *chunks;
 	size_t nr_chunks;
