@@ -275,8 +275,9 @@ static char *cur_dup(struct cursor *c, u64 n)
  * it when printing, and syntax errors leak its tokens. So a format reaches
  * it only when every line has the shape the kernel writes, every REC->name
  * is a declared field, every field lies inside the largest possible record,
- * every divisor is a non-zero constant, and the print fmt's quotes and
- * brackets balance.
+ * every divisor is a non-zero constant, no sizeof() is used (libtraceevent
+ * before 1.7.2 frees a token twice parsing it), and the print fmt's quotes
+ * and brackets balance.
  */
 #define FMT_MAX_FIELDS	128
 #define FMT_MAX_NAME	64
@@ -354,8 +355,7 @@ static int fmt_known(const struct fmt_fields *f, const char *s, size_t n)
 /* The divisor after a '/' or '%' of the print fmt's arguments, p..end.
  * libtraceevent divides unchecked: two constants when it parses, fields
  * when it prints, and a zero is SIGFPE. So only what the kernel writes is
- * taken: a non-zero number, alone or in parentheses, or sizeof of a type
- * (never of a field: its size may be 0). */
+ * taken: a non-zero number, alone or in parentheses. */
 static int fmt_divisor_ok(const char *p, const char *end)
 {
 	const char *tok;
@@ -364,13 +364,6 @@ static int fmt_divisor_ok(const char *p, const char *end)
 
 	while (p < end && *p == ' ')
 		p++;
-	if (end - p > 7 && !memcmp(p, "sizeof(", 7)) {
-		/* a type is words: "REC->f" has other characters */
-		for (p += 7; p < end && *p != ')'; p++)
-			if (!is_ident(*p) && *p != ' ')
-				return 0;
-		return p < end;
-	}
 	paren = p < end && *p == '(';
 	for (p += paren; p < end && *p == ' '; p++)
 		;
@@ -391,6 +384,7 @@ static int fmt_divisor_ok(const char *p, const char *end)
 /* p..end: the text after "print fmt: " */
 static int fmt_print_ok(const char *p, const char *end, const struct fmt_fields *f)
 {
+	const char *start = p;
 	char close[FMT_MAX_DEPTH];
 	int depth = 0;
 
@@ -420,6 +414,9 @@ static int fmt_print_ok(const char *p, const char *end, const struct fmt_fields 
 				return 0;
 		} else if ((c == '/' || c == '%') && !fmt_divisor_ok(p, end)) {
 			return 0;
+		} else if (c == 's' && end - p >= 5 && !memcmp(p, "izeof", 5) &&
+			   (p - 1 == start || !is_ident(p[-2])) && (p + 5 == end || !is_ident(p[5]))) {
+			return 0;	/* see above */
 		} else if ((unsigned char)c < 0x20 ? c != '\t' : (unsigned char)c > 0x7e) {
 			return 0;
 		}
