@@ -1,4 +1,4 @@
-/* perf.data as hostile input: the file mapped read-only, every section and
+/* perf.data as hostile input: the file read into memory, every section and
  * record checked before use, samples decoded by their event's layout. */
 #include "perfdata/reader.h"
 #include "perfdata/header-internal.h"
@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -230,10 +229,16 @@ static int reader__check_attr(struct perf_reader *r, struct reader_evsel *e, con
 	return 0;
 }
 
-/* The file, mapped read-only: a regular file at least a header long. */
-static int reader__map(struct perf_reader *r, const char *path, char *err, size_t errsz)
+/* The file, read whole into memory: a regular file at least a header
+ * long. Read, not mapped: a mapped file that someone truncates while it
+ * is read (a recorder that rotates it, a user) kills the reader with
+ * SIGBUS at whatever access comes next, in any layer that holds a record;
+ * a copy cannot shrink, and a file that shrinks while it is copied is a
+ * short read, said here. */
+static int reader__load(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
 	struct stat st;
+	char *p;
 	int ret;
 
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -247,12 +252,23 @@ static int reader__map(struct perf_reader *r, const char *path, char *err, size_
 	r->size = st.st_size;
 	if (r->size < sizeof(r->hdr))
 		return fail(err, errsz, path, r->size ? "truncated header" : "file is empty");
-	r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, r->fd, 0);
-	if (r->map == MAP_FAILED) {
-		r->map = NULL;
-		ret = -errno;
-		snprintf(err, errsz, "%s: mmap: %s", path, strerror(errno));
-		return ret;
+	p = malloc(r->size);
+	if (!p)
+		return fail(err, errsz, path, strerror(ENOMEM));
+	r->map = p;
+	for (size_t got = 0; got < r->size;) {
+		ssize_t n = pread(r->fd, p + got, r->size - got, got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n ? -errno : -EINVAL;
+			snprintf(err, errsz, "%s: %s at offset %#zx of its %zu bytes%s", path,
+				 n ? strerror(errno) : "file truncated while being read", got, r->size,
+				 n ? "" : " (someone is writing it?)");
+			return ret;
+		}
+		got += n;
 	}
 	return 0;
 }
@@ -353,7 +369,7 @@ static int reader__read_tracing_data(struct perf_reader *r, const char *path, ch
 					    "TRACING_DATA section");
 		return 0;
 	}
-	r->tep = tp__parse_tracing_data(td, tsize, &described);
+	r->tep = tp__parse_tracing_data(td, tsize, &described, &r->formats);
 	/* as the stock perf: a tracepoint the section does not describe at
 	 * all makes the file unreadable (one described by a format too
 	 * broken to use only loses its decoding) */
@@ -388,7 +404,7 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = reader__map(r, path, err, errsz);
+	ret = reader__load(r, path, err, errsz);
 	if (!ret)
 		ret = reader__check_header(r, path, err, errsz);
 	if (!ret)
@@ -415,8 +431,7 @@ void reader__close(struct perf_reader *r)
 	free(r->evsels);
 	if (r->tep)
 		tep_free(r->tep);
-	if (r->map)
-		munmap((void *)r->map, r->size);
+	free((void *)r->map);
 	if (r->fd >= 0)
 		close(r->fd);
 	memset(r, 0, sizeof(*r));
@@ -426,6 +441,15 @@ void reader__close(struct perf_reader *r)
 /* A hostile COMPRESSED record could decompress to gigabytes: no honest
  * one stands for more than a ring, and no ring is this big. */
 #define COMP_MAX_CAP (256ULL << 20)
+/* Records decompressed are kept until the reader closes, so what a file
+ * may decompress to in all is bounded too, by its size: a few kilobytes
+ * of zstd can stand for gigabytes of records. perf's records compress
+ * a few times, call chains and user stacks some hundred times (dwarf
+ * stacks of a loop: 600); a bomb, thousands of times. */
+#define COMP_RATIO_MAX 2048
+#define COMP_FLOOR_MIB 64
+#define COMP_STR_(x) #x
+#define COMP_STR(x) COMP_STR_(x)
 
 /* Keeps b's bytes for the reader's lifetime (b is emptied). 0 or -ENOMEM. */
 static int reader__keep(struct perf_reader *r, struct buf *b, u64 off)
@@ -530,8 +554,30 @@ static int reader__start_decomp(struct perf_reader *r, u64 off, char *err, size_
 		return -EINVAL;
 	}
 	r->comp_max = MIN((u64)v[4], COMP_MAX_CAP);
+	r->comp_budget = ((u64)COMP_FLOOR_MIB << 20) +
+			 MIN(r->hdr.data.size, UINT64_MAX / 2 / COMP_RATIO_MAX) * COMP_RATIO_MAX;
 	r->decomp = decompressor__new();
 	return r->decomp ? 0 : -ENOMEM;
+}
+
+/* The stream's next piece, the body of the COMPRESSED record at off, onto
+ * out: at most what one record may stand for, and within what the file
+ * may decompress to in all. 0 or -errno (-EINVAL with *why). */
+static int reader__inflate(struct perf_reader *r, u64 off, u16 size, struct buf *out,
+			   const char **why)
+{
+	u64 max = MIN(r->comp_max, r->comp_budget);
+	size_t before = out->len;
+	int ret = decompressor__feed(r->decomp, r->map + off + sizeof(struct perf_event_header),
+				     size - sizeof(struct perf_event_header), max, out, why);
+
+	if (ret == -EINVAL && out->len - before > max && max < r->comp_max)
+		*why = "its records decompress past what the file may stand for in all ("
+		       COMP_STR(COMP_FLOOR_MIB) " MiB and " COMP_STR(COMP_RATIO_MAX)
+		       " times its data: a zstd bomb?)";
+	if (!ret)
+		r->comp_budget -= out->len - before;
+	return ret;
 }
 
 /* One COMPRESSED record at off: its records, after the part of one that
@@ -549,9 +595,7 @@ static int reader__decompress(struct perf_reader *r, u64 off, u16 size, reader_c
 		return ret;
 	buf__add(&out, r->comp_left.p, left);
 	r->comp_left.len = 0;
-	ret = out.err ? out.err : decompressor__feed(r->decomp, r->map + off + sizeof(struct perf_event_header),
-						    size - sizeof(struct perf_event_header),
-						    r->comp_max, &out, &why);
+	ret = out.err ? out.err : reader__inflate(r, off, size, &out, &why);
 	if (!ret && out.len == left) {
 		why = "decompresses to nothing (a cut zstd frame?)";
 		ret = -EINVAL;

@@ -1,4 +1,4 @@
-/* The perf.data reader: a file mapped and checked as hostile input, its
+/* The perf.data reader: a file read and checked as hostile input, its
  * records walked in file order, samples and sample_id trailers decoded. */
 #ifndef PERF_READER_H
 #define PERF_READER_H
@@ -6,11 +6,12 @@
 #include "util/event.h"
 #include "perfdata/header.h"
 #include "lib/id-hash.h"
+#include "util/tp.h"
 
 struct tep_handle;
 struct decompressor;
 
-/* Records that are not where the map has them: decompressed out of
+/* Records that are not where map has them: decompressed out of
  * COMPRESSED records, or copied from an offset that is not 8-aligned
  * (the stock perf does not pad COMPRESSED records). Kept until the reader
  * closes, as callers hold on to the records. */
@@ -28,11 +29,11 @@ struct reader_evsel {
 	u64 id_type;	/* the fields of its records' sample_id trailer */
 };
 
-/* A perf.data mapped read-only and checked: every offset and size read from
- * it lies inside the file before anything uses it. */
+/* A perf.data read and checked: every offset and size read from it lies
+ * inside the file before anything uses it. */
 struct perf_reader {
 	int fd;
-	const char *map;
+	const char *map;	/* the file's bytes as they were when opened: a copy */
 	size_t size;
 	struct perf_file_header hdr;
 	struct reader_evsel *evsels;
@@ -44,9 +45,11 @@ struct perf_reader {
 	 * whose layout the rest of the record has. */
 	int id_pos, is_pos;
 	struct tep_handle *tep;	/* from TRACING_DATA, or NULL */
+	struct tp_formats formats;	/* what became of TRACING_DATA's formats */
 	struct id_hash ids;		/* id -> its reader_evsel */
 	struct decompressor *decomp;	/* the file's zstd stream, from its first COMPRESSED */
 	u64 comp_max;			/* what one COMPRESSED record may decompress to */
+	u64 comp_budget;		/* what the rest of them may decompress to */
 	struct buf comp_left;		/* the start of a record the next COMPRESSED goes on with */
 	struct reader_chunk *chunks;
 	size_t nr_chunks;

@@ -835,6 +835,11 @@ static int process(struct script *s, const struct perf_event_header *h)
 /* One line per event whose samples print undecoded, before any output. */
 static void warn_undecodable(struct script *s)
 {
+	const struct tp_formats *f = &s->reader.formats;
+
+	if (f->left_out)
+		fprintf(s->o->msg, "perf script: %s: %u of %u tracepoint formats left out: unsafe for libtraceevent\n",
+			s->o->input, f->left_out, f->nr);
 	for (int i = 0; i < s->reader.nr_evsels; i++) {
 		const struct reader_evsel *e = &s->reader.evsels[i];
 

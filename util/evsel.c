@@ -5,6 +5,7 @@
 #include "util/cpumap.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -224,6 +225,15 @@ static int paranoid_level(void)
 	return sysctl__read("perf_event_paranoid", 2);
 }
 
+/* Whether perf_event_paranoid binds this process at all: the kernel lifts
+ * it for CAP_PERFMON or CAP_SYS_ADMIN in the first user namespace (root).
+ * A refusal then has another reason, which no paranoid hint explains. */
+static int paranoid_exempt(void)
+{
+	return user_ns_is_initial() &&
+	       (cap_effective(CAP_PERFMON) || cap_effective(CAP_SYS_ADMIN));
+}
+
 /* The kernel says EACCES both for a paranoid level too high and for a task
  * we may not ptrace: it is the latter when the very same event opens on
  * ourselves. */
@@ -269,6 +279,12 @@ static void evsel__perm_strerror(struct evsel *e, int err, pid_t tid, int cpu,
 		snprintf(buf, sz, "%s: no permission to attach to pid %d: %s (ptrace access "
 			 "denied: not your process, or not dumpable; run as root)",
 			 e->name, tid, strerror(err));
+		return;
+	}
+	if (paranoid_exempt()) {
+		snprintf(buf, sz, "%s: perf_event_open: %s: the kernel refuses this event even "
+			 "to root (not kernel.perf_event_paranoid: the event's own rules, a "
+			 "security module, or lockdown)", e->name, strerror(err));
 		return;
 	}
 	need = evsel__paranoid_need(e, tid, &why);
@@ -356,13 +372,15 @@ static u64 evsel__cap_freq(struct evsel *e)
 
 /* With perf_event_paranoid >= 2 an unprivileged user may only sample user
  * space: retry that way, naming the event NAME:u as perf does. Not when a
- * modifier excluded user space (:k, :h): nothing would be left to record. */
+ * modifier excluded user space (:k, :h): nothing would be left to record;
+ * not for a tracepoint, which fires in the kernel only; not for root, whom
+ * the paranoid level does not bind. */
 static int evsel__fallback_user(struct evsel *e, int err, int verbose)
 {
 	char *name;
 
 	if ((err != EACCES && err != EPERM) || e->attr.exclude_kernel || e->attr.exclude_user ||
-	    paranoid_level() < 2)
+	    e->attr.type == PERF_TYPE_TRACEPOINT || paranoid_level() < 2 || paranoid_exempt())
 		return 0;
 	if (asprintf(&name, "%s%su", e->name, strchr(e->name, ':') ? "" : ":") < 0)
 		return 0;

@@ -273,6 +273,10 @@ static int tp_add(const char *sys, const char *name, void *arg)
 		return 0;	/* enable-only files like events/ftrace/... have no id */
 	attr.config = id;
 	attr.sample_period = 1;
+	/* as perf: the kernel refuses a function trace event that could walk
+	 * a user stack (EINVAL), so its own reasons come out instead */
+	if (!strcmp(sys, "ftrace") && !strcmp(name, "function"))
+		attr.exclude_callchain_user = 1;
 	snprintf(full, sizeof(full), "%s:%s%s%s", sys, name, *a->mod_str ? ":" : "", a->mod_str);
 	return add_event(a->ctx, &attr, full, a->mods, sys, name) ? -ECANCELED : 0;
 }
@@ -306,6 +310,10 @@ static int parse_tracepoint(struct parse_ctx *ctx, const char *sys, const char *
 	n = tp__events_access(dir);
 	if (!n)
 		n = tp__for_each_match(sys, name, tp_add, &arg);
+	/* the listing leaves out a system without an enable file (ftrace's
+	 * events): a name without globs is looked up as it is, as perf does */
+	if (!n && !strpbrk(sys, "*?[]!") && !strpbrk(name, "*?[]!") && tp__id(sys, name) > 0)
+		n = tp_add(sys, name, &arg) ? -ECANCELED : 1;
 	if (n == -ECANCELED)
 		return -1;
 	if (n == -EACCES || n == -EPERM) {

@@ -275,7 +275,9 @@ static char *cur_dup(struct cursor *c, u64 n)
  * it when printing, and syntax errors leak its tokens. So a format reaches
  * it only when every line has the shape the kernel writes, every REC->name
  * is a declared field, every field lies inside the largest possible record,
- * and the print fmt's quotes and brackets balance.
+ * every divisor is a non-zero constant, no sizeof() is used (libtraceevent
+ * before 1.7.2 frees a token twice parsing it), and the print fmt's quotes
+ * and brackets balance.
  */
 #define FMT_MAX_FIELDS	128
 #define FMT_MAX_NAME	64
@@ -350,9 +352,39 @@ static int fmt_known(const struct fmt_fields *f, const char *s, size_t n)
 	return 0;
 }
 
+/* The divisor after a '/' or '%' of the print fmt's arguments, p..end.
+ * libtraceevent divides unchecked: two constants when it parses, fields
+ * when it prints, and a zero is SIGFPE. So only what the kernel writes is
+ * taken: a non-zero number, alone or in parentheses. */
+static int fmt_divisor_ok(const char *p, const char *end)
+{
+	const char *tok;
+	char num[32];
+	int paren;
+
+	while (p < end && *p == ' ')
+		p++;
+	paren = p < end && *p == '(';
+	for (p += paren; p < end && *p == ' '; p++)
+		;
+	for (tok = p; p < end && is_ident(*p); p++)
+		;
+	if (p == tok || !isdigit((unsigned char)*tok) || (size_t)(p - tok) >= sizeof(num))
+		return 0;
+	memcpy(num, tok, p - tok);
+	num[p - tok] = '\0';
+	/* read as libtraceevent reads it: "08" and "0x" are 0 */
+	if (!strtoull(num, NULL, 0))
+		return 0;
+	while (paren && p < end && *p == ' ')
+		p++;
+	return !paren || (p < end && *p == ')');
+}
+
 /* p..end: the text after "print fmt: " */
 static int fmt_print_ok(const char *p, const char *end, const struct fmt_fields *f)
 {
+	const char *start = p;
 	char close[FMT_MAX_DEPTH];
 	int depth = 0;
 
@@ -380,6 +412,11 @@ static int fmt_print_ok(const char *p, const char *end, const struct fmt_fields 
 				;
 			if (!fmt_known(f, id, p - id))
 				return 0;
+		} else if ((c == '/' || c == '%') && !fmt_divisor_ok(p, end)) {
+			return 0;
+		} else if (c == 's' && end - p >= 5 && !memcmp(p, "izeof", 5) &&
+			   (p - 1 == start || !is_ident(p[-2])) && (p + 5 == end || !is_ident(p[5]))) {
+			return 0;	/* see above */
 		} else if ((unsigned char)c < 0x20 ? c != '\t' : (unsigned char)c > 0x7e) {
 			return 0;
 		}
@@ -461,32 +498,99 @@ static u64 tp__format_id(const char *fmt)
 	return strtoull(at + (at == fmt ? 4 : 5), NULL, 10);
 }
 
-/* Would libtraceevent register this event at all? Asked in a child with
- * its output silenced, since the format already failed our safety checks
- * and libtraceevent may crash or leak on it: the answer is what the stock
- * perf, which parses it in-process, makes of the file. */
-static int tp__format_parses(const char *fmt, size_t n, const char *sys)
-{
-	int status = 0;
-	pid_t pid;
+/* The formats left out of the handle as unsafe, kept to ask at the end
+ * whether libtraceevent would have registered their events. */
+struct tp_rejects {
+	struct tp_reject {
+		char *fmt;
+		u64 n;
+		const char *sys;
+	} *v;
+	u32 nr, cap;
+};
 
+static int tp_rejects__add(struct tp_rejects *rj, char *fmt, u64 n, const char *sys)
+{
+	if (rj->nr == rj->cap) {
+		u32 cap = rj->cap ? rj->cap * 2 : 16;
+		struct tp_reject *v = realloc(rj->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		rj->v = v;
+		rj->cap = cap;
+	}
+	rj->v[rj->nr++] = (struct tp_reject){ fmt, n, sys };
+	return 0;
+}
+
+static void tp_rejects__exit(struct tp_rejects *rj)
+{
+	for (u32 i = 0; i < rj->nr; i++)
+		free(rj->v[i].fmt);
+	free(rj->v);
+}
+
+/* The child: each rejected format parsed alone, the index of each one
+ * libtraceevent registers written to fd. Its output is silenced: the
+ * formats failed our checks and libtraceevent may crash or leak on them. */
+static void __attribute__((noreturn)) tp_rejects__child(const struct tp_rejects *rj, int fd)
+{
+	int null = open("/dev/null", O_WRONLY);
+
+	dup2(null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+	for (u32 i = 0; i < rj->nr; i++) {
+		struct tep_handle *tep = tep_alloc();
+
+		if (!tep)
+			_exit(1);
+		tep_parse_event(tep, rj->v[i].fmt, rj->v[i].n, rj->v[i].sys);
+		if (tep_find_event(tep, tp__format_id(rj->v[i].fmt)) &&
+		    write(fd, &i, sizeof(i)) != sizeof(i))
+			_exit(1);
+		tep_free(tep);
+	}
+	_exit(0);
+}
+
+/* Would libtraceevent register the rejected formats' events at all? The
+ * answer is what the stock perf, which parses them in-process, makes of
+ * the file. One child asks for all of them; a format that kills it
+ * (the stock perf dies on the file too) leaves the ones not answered yet
+ * undescribed. Each registered one's id goes into ids. 0 or -errno. */
+static int tp_rejects__ask(const struct tp_rejects *rj, struct tep_handle *tep,
+			   struct id_hash *ids, struct tp_formats *st)
+{
+	int fds[2], ret = 0;
+	pid_t pid;
+	u32 i;
+
+	if (!rj->nr)
+		return 0;
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return 0;
-	if (pid == 0) {
-		struct tep_handle *tep = tep_alloc();
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		if (tep)
-			tep_parse_event(tep, fmt, n, sys);
-		_exit(tep && tep_find_event(tep, tp__format_id(fmt)) ? 0 : 1);
+	if (pid < 0) {
+		ret = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return ret;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	if (pid == 0)
+		tp_rejects__child(rj, fds[1]);
+	close(fds[1]);
+	if (st)
+		st->checks++;
+	/* a pipe gives 4-byte writes whole */
+	while (read(fds[0], &i, sizeof(i)) == sizeof(i))
+		if (!ret && i < rj->nr && id_hash__add(ids, tp__format_id(rj->v[i].fmt), tep))
+			ret = -ENOMEM;
+	close(fds[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return ret;
 }
 
 /* The blob's preamble: magic, version, long and page sizes (set on tep),
@@ -528,49 +632,61 @@ static const char *tp__td_header(struct cursor *c, struct tep_handle *tep)
 	return version;
 }
 
-/* One event format of system sys: parsed into tep when safe, its id into
- * ids (if not NULL). 0, or -1 when it cannot be read or kept. */
+/* One event format of system sys: parsed into tep when safe, else kept in
+ * rj (if not NULL) to be asked about; its id into ids (if not NULL) when
+ * safe. 0, or -1 when it cannot be read or kept. */
 static int tp__td_event(struct cursor *c, struct tep_handle *tep, const char *sys,
-			struct id_hash *ids)
+			struct id_hash *ids, struct tp_rejects *rj, struct tp_formats *st)
 {
 	u64 n = cur_uint(c, 8);
 	char *s = cur_dup(c, n);
-	int ok, err = 0;
+	int err = 0;
 
 	if (!s)
 		return -1;
+	if (st)
+		st->nr++;
 	/* a bad format leaves its event out: its samples are not decoded;
 	 * the event counts as described if libtraceevent (so the stock perf)
 	 * would still take it */
-	ok = tp__format_ok(s, n);
-	if (ok)
+	if (tp__format_ok(s, n)) {
 		tep_parse_event(tep, s, n, sys);
-	if (ids && (ok || tp__format_parses(s, n, sys)) &&
-	    id_hash__add(ids, tp__format_id(s), tep))
-		err = -1;
+		if (ids && id_hash__add(ids, tp__format_id(s), tep))
+			err = -1;
+	} else {
+		if (st)
+			st->left_out++;
+		if (rj && !tp_rejects__add(rj, s, n, sys))
+			return 0;
+		err = rj ? -1 : 0;
+	}
 	free(s);
 	return err;
 }
 
 /* The ftrace formats (skipped), then every system's event formats. 0 or
  * -1. */
-static int tp__td_events(struct cursor *c, struct tep_handle *tep, struct id_hash *ids)
+static int tp__td_events(struct cursor *c, struct tep_handle *tep, struct id_hash *ids,
+			 struct tp_formats *st)
 {
 	u32 count = cur_uint(c, 4), nsys;
+	struct tp_rejects rj = { 0 };
 	const char *sys;
+	int err = 0;
 
 	for (u32 i = 0; i < count && !c->bad; i++)
 		cur_take(c, cur_uint(c, 8));
 	nsys = cur_uint(c, 4);
-	for (u32 i = 0; i < nsys && !c->bad; i++) {
+	for (u32 i = 0; i < nsys && !c->bad && !err; i++) {
 		sys = cur_str(c);
 		count = cur_uint(c, 4);
-		for (u32 j = 0; j < count && !c->bad; j++) {
-			if (tp__td_event(c, tep, sys, ids))
-				return -1;
-		}
+		for (u32 j = 0; j < count && !c->bad && !err; j++)
+			err = tp__td_event(c, tep, sys, ids, ids ? &rj : NULL, st);
 	}
-	return 0;
+	if (!err && !c->bad && tp_rejects__ask(&rj, tep, ids, st))
+		err = -1;
+	tp_rejects__exit(&rj);
+	return err;
 }
 
 /* kallsyms (skipped), the printk formats and, from version 0.6 on, the
@@ -595,7 +711,8 @@ static void tp__td_tail(struct cursor *c, struct tep_handle *tep, const char *ve
 	}
 }
 
-struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids)
+struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids,
+					  struct tp_formats *st)
 {
 	struct cursor c = { blob, (const char *)blob + len, 0 };
 	struct tep_handle *tep = tep_alloc();
@@ -604,7 +721,9 @@ struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct i
 	if (!tep)
 		return NULL;
 	version = tp__td_header(&c, tep);
-	if (!version || tp__td_events(&c, tep, ids))
+	if (st)
+		memset(st, 0, sizeof(*st));
+	if (!version || tp__td_events(&c, tep, ids, st))
 		goto bad;
 	tp__td_tail(&c, tep, version);
 	/* a section longer than its contents overlaps whatever follows */

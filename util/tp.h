@@ -32,11 +32,19 @@ int tp__for_each_match(const char *sys_glob, const char *name_glob,
 int tp__tracing_data(struct buf *out, const char *const *events, int nr);
 
 struct id_hash;
+/* What tp__parse_tracing_data() made of a blob's event formats. */
+struct tp_formats {
+	u32 nr;		/* formats read */
+	u32 left_out;	/* not handed to libtraceevent: they failed its safety checks */
+	u32 checks;	/* child processes that asked libtraceevent about those */
+};
 /* Builds a libtraceevent handle from a TRACING_DATA blob read from a file;
  * every size is checked against len. ids (if not NULL) gets the id of every
  * event the blob describes, including those whose format is left out as
- * unsafe. NULL with errno = EINVAL on a malformed blob. The caller frees it
- * with tep_free(). */
-struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids);
+ * unsafe (one child process asks libtraceevent about all of those at once).
+ * st (if not NULL) gets the counts. NULL with errno = EINVAL on a malformed
+ * blob. The caller frees it with tep_free(). */
+struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids,
+					  struct tp_formats *st);
 
 #endif

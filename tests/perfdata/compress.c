@@ -1,7 +1,7 @@
 /* -z (perfdata/compress.c): ring data through the zstd writer into a
  * perf.data and back through this perf's reader, exactly; and the reader
- * on cut and corrupt compressed data: one line naming the file and the
- * record's offset. */
+ * on cut and corrupt compressed data and on zstd bombs: one line naming
+ * the file and the record's offset, and memory bounded by the file's size. */
 #include "tests/tests.h"
 #include "perfdata/compress.h"
 #include "perfdata/data.h"
@@ -12,9 +12,11 @@
 #include "record/synthetic.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define NR_SAMPLES 5000		/* 56 bytes each: 280K, many records */
 #define MMAP_LEN (12 * 1024)	/* records stand for 12K: samples straddle them */
@@ -243,6 +245,167 @@ static int hostile(const char *dir, const char *orig, size_t len)
 	return ret;
 }
 
+/* Bombs: a few kilobytes of zstd that stand for gigabytes of records. */
+#define BOMB_RECORDS 32
+#define BOMB_BLOCKS 512		/* of 128K each: 64M a record */
+#define BOMB_CLAIMS ((u64)BOMB_RECORDS * BOMB_BLOCKS * (128 << 10))
+#define GIB (1ULL << 30)
+
+/* A zstd frame of blocks RLE blocks of byte: 128K each (its window). */
+static void rle_frame(struct buf *b, int blocks, u8 byte)
+{
+	static const u8 head[] = { 0x28, 0xb5, 0x2f, 0xfd, 0x00, (17 - 10) << 3 };
+
+	buf__add(b, head, sizeof(head));
+	for (int i = 0; i < blocks; i++) {
+		u32 h = (128 << 10) << 3 | 1 << 1 | (i == blocks - 1);	/* size, RLE, last */
+
+		buf__add(b, &h, 3);
+		buf__u8(b, byte);
+	}
+}
+
+/* A file of -z whose COMPRESSED records hold frame each, written as is,
+ * the feature's mmap_len as large as it goes. */
+static int write_bomb(const char *path, struct evlist *l, const struct buf *frame, char *err,
+		      size_t errsz)
+{
+	struct perf_event_header h = { PERF_RECORD_COMPRESSED, 0, sizeof(h) + frame->len };
+	struct header_info info = { .evlist = l };
+	struct perf_data d;
+	int ret = perf_data__create(&d, path, l, err, errsz);
+
+	if (ret)
+		return ret;
+	ret = perf_data__set_compression(&d, LEVEL, 0xffffffff);
+	for (int i = 0; !ret && i < BOMB_RECORDS; i++) {
+		ret = perf_data__write(&d, &h, sizeof(h));
+		if (!ret)
+			ret = perf_data__write(&d, frame->p, frame->len);
+	}
+	if (ret) {
+		snprintf(err, errsz, "%s: %s", path, strerror(-ret));
+		perf_data__abort(&d);
+		return ret;
+	}
+	return perf_data__commit(&d, &info, 0, err, errsz);
+}
+
+/* The largest resident set this process had since the last reset, in bytes. */
+static u64 peak_rss(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	u64 kb = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %llu kB", (unsigned long long *)&kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb << 10;
+}
+
+static int count_records(struct perf_reader *r, const struct perf_event_header *h, u64 off,
+			 void *arg)
+{
+	(void)r;
+	(void)h;
+	(void)off;
+	(*(u64 *)arg)++;
+	return 0;
+}
+
+/* Records of bytes 0x08 (type 0x08080808, 2056 bytes: the reader passes
+ * them on), 2G of them: the reader keeps what it decompresses, so it
+ * stops where the file could honestly stand for no more, and says where. */
+static int bomb_rss(struct test_ctx *ctx, const char *path, struct evlist *l)
+{
+	struct buf frame = { 0 };
+	struct perf_reader r;
+	char err[512], want[64];
+	u64 base, peak, nr = 0;
+	int fd, rc;
+
+	rle_frame(&frame, BOMB_BLOCKS, 0x08);
+	TEST_ASSERT(!frame.err && !write_bomb(path, l, &frame, err, sizeof(err)), "%s", err);
+	/* 5: the peak resident set starts again from the current one */
+	fd = open("/proc/self/clear_refs", O_WRONLY);
+	TEST_ASSERT(fd >= 0 && write(fd, "5", 1) == 1, "reset the peak RSS");
+	close(fd);
+	base = peak_rss();
+	TEST_ASSERT(!reader__open(&r, path, err, sizeof(err)), "%s", err);
+	rc = reader__for_each(&r, count_records, &nr, err, sizeof(err));
+	peak = peak_rss();
+	TEST_LOG(ctx, "  bomb: %llu KiB of data claim %llu MiB; %llu records read, peak RSS +%llu "
+		 "MiB: %s\n", (unsigned long long)r.hdr.data.size >> 10,
+		 (unsigned long long)BOMB_CLAIMS >> 20, (unsigned long long)nr,
+		 (unsigned long long)(peak - base) >> 20, rc ? err : "read whole");
+	/* 64M a record: the budget, 64M and 2048 times the data, ends at the fourth */
+	snprintf(want, sizeof(want), "record at offset %#llx:", (unsigned long long)
+		 (r.hdr.data.offset + 3 * (sizeof(struct perf_event_header) + frame.len)));
+	reader__close(&r);
+	buf__release(&frame);
+	TEST_ASSERT(peak - base < GIB, "reading %llu MiB of a bomb took %llu MiB",
+		    (unsigned long long)BOMB_CLAIMS >> 20, (unsigned long long)(peak - base) >> 20);
+	TEST_ASSERT(rc == -EINVAL && strstr(err, want) && strstr(err, "zstd bomb"),
+		    "rc %d, '%s', want '%s'", rc, rc ? err : "", want);
+	return TEST_OK;
+}
+
+/* FINISHED_ROUNDs, as zstd compresses 64M of them, in every record: perf
+ * script says which record ends the file as a bomb, in one line. */
+static int bomb_script(const char *path, struct evlist *l)
+{
+	static const struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, 8 };
+	size_t n = (u64)BOMB_BLOCKS * (128 << 10), bound = ZSTD_compressBound(n);
+	struct script_opts o = { .input = path };
+	struct buf frame = { 0 };
+	char *rounds = malloc(n), *msg = NULL, err[512];
+	size_t msglen = 0;
+	int rc;
+
+	buf__zero(&frame, bound);
+	TEST_ASSERT(rounds && !frame.err, "malloc");
+	for (size_t i = 0; i < n; i += sizeof(round))
+		memcpy(rounds + i, &round, sizeof(round));
+	frame.len = ZSTD_compress(frame.p, bound, rounds, n, 1);
+	free(rounds);
+	TEST_ASSERT(!ZSTD_isError(frame.len) && frame.len < 65000, "a frame of %zu bytes",
+		    frame.len);
+	TEST_ASSERT(!write_bomb(path, l, &frame, err, sizeof(err)), "%s", err);
+	buf__release(&frame);
+	o.out = fopen("/dev/null", "w");
+	o.msg = open_memstream(&msg, &msglen);
+	TEST_ASSERT(o.out && o.msg, "streams");
+	rc = script__run(&o);
+	fclose(o.out);
+	fclose(o.msg);
+	TEST_ASSERT(rc && msg && strstr(msg, path) && strstr(msg, "record at offset 0x") &&
+		    strstr(msg, "zstd bomb") && strchr(msg, '\n') == msg + msglen - 1,
+		    "perf script said '%s'", msg ? msg : "");
+	free(msg);
+	return TEST_OK;
+}
+
+static int test_bomb(struct test_ctx *ctx)
+{
+	char dir[] = "/tmp/perf-test-bomb-XXXXXX", path[300];
+	struct evlist *l = fake_evlist();
+	int ret;
+
+	TEST_ASSERT(l && mkdtemp(dir), "setup");
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	ret = bomb_rss(ctx, path, l);
+	unlink(path);
+	if (ret == TEST_OK)
+		ret = bomb_script(path, l);
+	unlink(path);
+	rmdir(dir);
+	evlist__delete(l);
+	return ret;
+}
+
 static int test_compress(struct test_ctx *ctx)
 {
 	char dir[] = "/tmp/perf-test-compress-XXXXXX", path[300], err[512];
@@ -291,7 +454,7 @@ static int test_compress(struct test_ctx *ctx)
 	return ret;
 }
 
-const struct test_suite suite_perfdata_compress = {
-	"perfdata/compress", "-z: zstd COMPRESSED records written and read back; cut and corrupt frames",
-	test_compress,
-};
+TEST_SUITE(suite_perfdata_compress, "perfdata/compress",
+	   "-z: zstd COMPRESSED records written and read back; cut and corrupt frames; bombs "
+	   "read in bounded memory",
+	   test_compress, test_bomb);

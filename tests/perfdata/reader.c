@@ -1,7 +1,7 @@
 /* The reader (perfdata/reader.c) on perf.data images built by hand: every
  * sample_type bit the kernel defines (most of which this machine cannot
  * produce), lies in each variable-size part, and events whose sample_id
- * trailers differ. */
+ * trailers differ; a file truncated while it is read. */
 #include "tests/tests.h"
 #include "util/event.h"
 #include "perfdata/header.h"
@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define ALL_BITS ((PERF_SAMPLE_WEIGHT_STRUCT << 1) - 1)
@@ -511,7 +512,8 @@ static int test_stock_fields(struct test_ctx *ctx, const char *dir)
 
 static void image__cleanup(const char *dir)
 {
-	static const char *const names[] = { "full", "variants", "mixed", "apart", "fields" };
+	static const char *const names[] = { "full", "variants", "mixed", "apart", "fields",
+						     "truncated" };
 	char path[300];
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
@@ -564,6 +566,60 @@ static int test_shared_id(const char *dir)
 	return TEST_OK;
 }
 
+#define NR_TRUNC 2000	/* samples: the data spans many pages */
+
+static int count_full(struct perf_reader *r, const struct perf_event_header *h, u64 off,
+		      void *arg)
+{
+	struct sample s;
+
+	(void)off;
+	if (h->type == PERF_RECORD_SAMPLE && !reader__parse_sample(r, h, &s) && s.ip == 0x401000 &&
+	    s.nr_callchain == 3 && s.callchain[2] == 0xa2)
+		(*(int *)arg)++;
+	return 0;
+}
+
+/* A file truncated after the reader opened it (a recorder that rotates
+ * it, a user): the reader goes on with what it opened, every record
+ * whole, and no access faults. Read in a child: a SIGBUS there is this
+ * test's failure, not the suite's end. */
+static int test_truncated(const char *dir)
+{
+	struct perf_event_attr a = full_attr();
+	struct perf_reader r = { .fd = -1 };
+	struct buf data = { 0 };
+	char path[300], err[512];
+	int status = 0, seen = 0;
+	pid_t pid;
+
+	for (int i = 0; i < NR_TRUNC; i++)
+		full_sample(&data);
+	TEST_ASSERT(!image__write(dir, "truncated", &a, 1, &data, path), "write image");
+	buf__release(&data);
+	if (image__open(&r, path))
+		return TEST_FAIL;
+	/* to its first page: a mapping of it reads zeros to the page's end,
+	 * then faults */
+	TEST_ASSERT(!truncate(path, sysconf(_SC_PAGESIZE)), "truncate %s", path);
+	fflush(NULL);
+	pid = fork();
+	TEST_ASSERT(pid >= 0, "fork");
+	if (!pid) {
+		int rc = reader__for_each(&r, count_full, &seen, err, sizeof(err));
+
+		_exit(rc ? 2 : seen == NR_TRUNC ? 0 : 1);
+	}
+	reader__close(&r);
+	TEST_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	TEST_ASSERT(!WIFSIGNALED(status), "the reader died of %s reading a file truncated after "
+		    "it opened it", strsignal(WTERMSIG(status)));
+	TEST_ASSERT(WIFEXITED(status) && !WEXITSTATUS(status), "the reader %s",
+		    WEXITSTATUS(status) == 2 ? "refused the records it opened" :
+		    "lost or garbled records it opened");
+	return TEST_OK;
+}
+
 static int test_reader(struct test_ctx *ctx)
 {
 	char dir[] = "/tmp/perf-test-reader-XXXXXX";
@@ -579,11 +635,13 @@ static int test_reader(struct test_ctx *ctx)
 		ret = test_shared_id(dir);
 	if (ret == TEST_OK)
 		ret = test_stock_fields(ctx, dir);
+	if (ret == TEST_OK)
+		ret = test_truncated(dir);
 	image__cleanup(dir);
 	return ret;
 }
 
 const struct test_suite suite_perfdata_reader = {
-	"perfdata/reader", "perf.data reader: every sample_type bit, lies in lengths, mixed trailers, an id two events claim",
+	"perfdata/reader", "perf.data reader: every sample_type bit, lies in lengths, mixed trailers, an id two events claim, a file truncated while read",
 	test_reader,
 };
