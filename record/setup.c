@@ -11,6 +11,32 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+
+/* The fds a dump, a file's end or the synthesis of /proc opens for a
+ * while beside those the run holds: the file made ahead for the next
+ * dump, the tracing data's tracefs files, a binary, its copy in the
+ * build-id cache and their directories, the /proc and sysfs files read. */
+#define RECORD_TRANSIENT_FDS 6
+/* What the set-up opens after the twins, the BPF side-band's events
+ * aside: the writer's eventfd and pipes, the files made ahead, an epoll. */
+#define RECORD_SETUP_FDS 8
+
+/* The fds open now, and the soft RLIMIT_NOFILE: 0, or 1 when there is no
+ * limit to check. A /proc/self/fd that cannot be opened for want of an
+ * fd says the limit is reached. */
+static int record__fds(int *in_use, u64 *limit)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 1;
+	*limit = rl.rlim_cur;
+	*in_use = fds_open();
+	if (*in_use == -EMFILE || *in_use == -ENFILE)
+		*in_use = rl.rlim_cur;
+	return *in_use < 0;
+}
 
 /* Builds the cpu and thread maps for the target; prints why on failure. */
 int record__setup_maps(struct record *rec)
@@ -78,6 +104,28 @@ static int record__check_memory(struct record *rec)
 	return -ENOMEM;
 }
 
+/* Whether the twins' fds (one per backward event and CPU) leave room for
+ * what a dump opens: where the limit is that tight, dumps copy the rings
+ * rather than fail. */
+static int record__twins_fit(struct record *rec)
+{
+	u64 need = RECORD_SETUP_FDS + RECORD_TRANSIENT_FDS, limit;
+	int in_use;
+
+	if (record__fds(&in_use, &limit))
+		return 1;
+	/* every slot but the first may come to be open (evsel.h) */
+	for (int i = 0; i < rec->evlist->nr_entries; i++) {
+		struct evsel *e = rec->evlist->entries[i];
+
+		if (e->attr.write_backward)
+			need += (TWIN_SLOTS - 1) * e->nr_cpus * e->nr_threads;
+	}
+	if (!rec->opts.no_bpf_event)
+		need += rec->evlist->cpus->nr;
+	return (u64)in_use + need <= limit;
+}
+
 /* Dumps that come while recording read each ring where it is, standing
  * still, while twin events write into rings of their own: the capture
  * copies nothing and takes the same time for rings of any size. Only for
@@ -90,6 +138,12 @@ static int record__open_twins(struct record *rec)
 
 	if (!rec->opts.overwrite || rec->opts.per_task || !rec->so.kind || rec->opts.history_size)
 		return 0;
+	if (!record__twins_fit(rec)) {
+		if (rec->opts.verbose)
+			pr_err("[ perf record: no twin events: their fds would not leave a dump "
+			       "room under RLIMIT_NOFILE: dumps copy the rings ]\n");
+		return 0;
+	}
 	if (!evlist__open_twins(rec->evlist, why, sizeof(why)))
 		return 1;
 	if (rec->opts.verbose)
@@ -160,6 +214,10 @@ int record__open(struct record *rec)
 	struct record_opts *opts = &rec->opts;
 	int err, twins;
 
+	/* each event takes an fd per CPU, and each dump some more: as the
+	 * stock perf, take what the hard limit allows (after the workload's
+	 * fork: it keeps the limit it was given) */
+	nofile_raise();
 	err = record__config(rec->evlist, opts, rec->err, sizeof(rec->err));
 	if (!err)
 		err = evlist__open(rec->evlist, rec->err, sizeof(rec->err),
@@ -176,6 +234,46 @@ int record__open(struct record *rec)
 	if (twins && !evlist__twinned(rec->evlist) && opts->verbose)
 		pr_err("[ perf record: %s: dumps copy the rings ]\n", rec->err);
 	return opts->overwrite ? record__setup_dumps(rec) : 0;
+}
+
+/* Every fd a run holds is open once it is set up, but the binaries it
+ * will hold and what each dump opens for a while: a run that cannot have
+ * them all is refused now, rather than every dump failing with EMFILE
+ * later. The held binaries take what is left, two fds each (the writer
+ * lends a dump a copy of each). 0 or -EMFILE after saying why. */
+static int record__check_fds(struct record *rec)
+{
+	struct held_files *held = rec->tracking.held;
+	int in_use, more = RECORD_TRANSIENT_FDS;
+	u64 limit, room;
+
+	if (record__fds(&in_use, &limit))
+		return 0;
+	/* the twins' slots not open yet: the sets a dump opens anew */
+	for (int i = 0; i < rec->evlist->nr_entries; i++) {
+		struct evsel *e = rec->evlist->entries[i];
+		int n = e->nr_cpus * e->nr_threads;
+
+		for (int k = n; e->twinned && k < TWIN_SLOTS * n; k++)
+			more += e->fd[k] < 0;
+	}
+	if ((u64)in_use + more > limit) {
+		pr_err("perf record: too many open files: the recording holds %d file "
+		       "descriptors and needs up to %d more, over the limit of %llu "
+		       "(RLIMIT_NOFILE, raised to the hard limit): raise 'ulimit -Hn', or "
+		       "record fewer events or CPUs\n", in_use, more,
+		       (unsigned long long)limit);
+		return -EMFILE;
+	}
+	room = (limit - in_use - more) / 2;
+	if (held && (u64)held->max > room) {
+		if (rec->opts.verbose)
+			pr_err("[ perf record: %llu binaries held at most, not %d: the limit of "
+			       "%llu open files (RLIMIT_NOFILE) leaves no room for more ]\n",
+			       (unsigned long long)room, held->max, (unsigned long long)limit);
+		held->max = room;
+	}
+	return 0;
 }
 
 int record__setup_tracking(struct record *rec)
@@ -196,5 +294,5 @@ int record__setup_tracking(struct record *rec)
 	if (err && opts->verbose)
 		pr_err("Warning: BPF side-band events: %s: only the rings tell of programs\n",
 		       strerror(-err));
-	return 0;
+	return record__check_fds(rec);
 }
