@@ -2,6 +2,7 @@
  * opened and mapped, the flight recorder's buffers and writer, tracking. */
 #include "record/setup.h"
 #include "buildid/held-files.h"
+#include "util/cgroup.h"
 #include "util/cpumap.h"
 #include "util/evlist.h"
 #include "util/parse-events.h"
@@ -73,34 +74,67 @@ int record__setup_maps(struct record *rec)
 	return threads ? 0 : -EINVAL;
 }
 
-/* Overwrite mode: the kernel rings and the capture buffers must fit in
- * memory, said now rather than at the first dump. 0 or -ENOMEM with
- * rec->err set. */
-static int record__check_memory(struct record *rec)
+/* What a flight recorder's memory goes to: the kernel's rings, and the
+ * history or the capture buffers in its own memory. */
+struct record_memory {
+	u64 rings;	/* the kernel's: not charged to the recorder's cgroup */
+	u64 user;	/* the recorder's own */
+	const char *what;
+};
+
+static void record__memory_need(struct record *rec, struct record_memory *m, char *desc,
+				size_t sz)
 {
-	u64 ring = rec->opts.bwd_mmap_bytes, avail = meminfo_kb("MemAvailable") * 1024, need;
+	u64 ring = rec->opts.bwd_mmap_bytes;
 	int nr = rec->evlist->cpus->nr;
 
-	if (!rec->opts.overwrite || !avail)
-		return 0;
 	if (rec->opts.history_size) {
 		/* the history, and one take of it being written */
-		need = nr * rec->opts.mmap_bytes + 2 * rec->opts.history_size;
-		if (need <= avail)
-			return 0;
-		snprintf(rec->err, sizeof(rec->err), "--history: %lluM of history (and a dump's "
-			 "take of it) and %d rings need %lluM, only %lluM of memory is available",
-			 (unsigned long long)(rec->opts.history_size >> 20), nr,
-			 (unsigned long long)(need >> 20), (unsigned long long)(avail >> 20));
+		m->rings = nr * rec->opts.mmap_bytes;
+		m->user = 2 * rec->opts.history_size;
+		m->what = "--history";
+		snprintf(desc, sz, "%lluM of history (and a dump's take of it) and %d rings",
+			 (unsigned long long)(rec->opts.history_size >> 20), nr);
+		return;
+	}
+	m->rings = nr * (ring + rec->opts.mmap_bytes);
+	m->user = dump__memory(nr, ring);
+	m->what = "--overwrite";
+	snprintf(desc, sz, "%d rings of %lluM and their capture buffers", nr,
+		 (unsigned long long)(ring >> 20));
+}
+
+/* Overwrite mode: the kernel rings and the capture buffers must fit in
+ * the memory available, and what the recorder allocates itself under
+ * its cgroup's limits (memory.max, memory.high, v1's limit_in_bytes,
+ * its own and its ancestors'), which OOM-kill or throttle it long
+ * before MemAvailable runs out: said now rather than at the first dump.
+ * 0 or -ENOMEM with rec->err set. */
+static int record__check_memory(struct record *rec)
+{
+	u64 avail = meminfo_kb("MemAvailable") * 1024;
+	struct cgroup_memory cg;
+	struct record_memory m;
+	char desc[128];
+
+	if (!rec->opts.overwrite)
+		return 0;
+	record__memory_need(rec, &m, desc, sizeof(desc));
+	if (avail && m.rings + m.user > avail) {
+		snprintf(rec->err, sizeof(rec->err), "%s: %s need %lluM, only %lluM of memory "
+			 "is available%s", m.what, desc,
+			 (unsigned long long)((m.rings + m.user) >> 20),
+			 (unsigned long long)(avail >> 20),
+			 rec->opts.history_size ? "" : ": use a smaller -m");
 		return -ENOMEM;
 	}
-	need = nr * (ring + rec->opts.mmap_bytes) + dump__memory(nr, ring);
-	if (need <= avail)
+	if (cgroup__memory_limit(&cg) || m.user <= cg.room)
 		return 0;
-	snprintf(rec->err, sizeof(rec->err), "--overwrite: %d rings of %lluM and their capture "
-		 "buffers need %lluM, only %lluM of memory is available: use a smaller -m", nr,
-		 (unsigned long long)(ring >> 20), (unsigned long long)(need >> 20),
-		 (unsigned long long)(avail >> 20));
+	snprintf(rec->err, sizeof(rec->err), "%s: %s need %lluM of the recorder's own memory, "
+		 "only %lluM is left under %.600s (%lluM): the recorder would be %s", m.what, desc,
+		 (unsigned long long)(m.user >> 20), (unsigned long long)(cg.room >> 20),
+		 cg.file, (unsigned long long)(cg.limit >> 20),
+		 strstr(cg.file, "memory.high") ? "throttled" : "OOM-killed");
 	return -ENOMEM;
 }
 
