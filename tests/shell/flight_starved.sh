@@ -1,6 +1,5 @@
 #!/bin/bash
-# flight recorder stopped (SIGSTOP) while tasks come and go: the next
-# dump's samples keep their tasks' names
+# perf record --overwrite -a stopped (SIGSTOP) while tasks come and go: the next dump's samples keep their names
 . "$(dirname "$0")/lib/common.sh"
 need_root "system-wide recording"
 need_stock

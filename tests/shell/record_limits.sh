@@ -1,6 +1,5 @@
 #!/bin/bash
-# perf record under the limits it runs in: a cgroup's memory limit and
-# RLIMIT_NOFILE are checked at start; a recorder that starts writes its dumps
+# perf record at start checks a cgroup's memory limit and RLIMIT_NOFILE: refused in one line, or every dump written
 . "$(dirname "$0")/lib/common.sh"
 need_root "cgroups and RLIMIT_NOFILE's hard limit"
 need_stock
