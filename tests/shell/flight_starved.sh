@@ -7,7 +7,11 @@ cd "$TMP" || exit 1
 
 # the tasks are this perf's spin workload under names of their own (a
 # task's comm is the name it was exec'd by)
-mkdir bin && ln -s "$(readlink -f "$PERF")" bin/frshort && ln -s "$(readlink -f "$PERF")" bin/frlive ||
+# the normal build's where PERF is the sanitizers' (their start-up would
+# make each task take tens of milliseconds)
+wl=$(readlink -f "$PERF")
+[[ $wl == */build-san/perf && -x ${wl%/build-san/perf}/build/perf ]] && wl=${wl%/build-san/perf}/build/perf
+mkdir bin && ln -s "$wl" bin/frshort && ln -s "$wl" bin/frlive ||
 	fail "cannot make the workload's links"
 
 # spawner: short-lived named tasks one after the other, their pids in
