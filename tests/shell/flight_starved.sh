@@ -14,22 +14,37 @@ wl=$(readlink -f "$PERF")
 mkdir bin && ln -s "$wl" bin/frshort && ln -s "$wl" bin/frlive ||
 	fail "cannot make the workload's links"
 
-# spawner: short-lived named tasks one after the other, their pids in
-# NAME.pids, their count in the file count (renamed into place, so
-# always whole)
+# While the recorder is stopped, everything this script runs writes
+# tracking records too: the spawner and the waits below fork nothing
+# but the tasks, so that the rings hold what the tasks write.
+mkfifo never && exec 9<> never || fail "cannot make a fifo"
+nap() { read -r -t 0.05 -u 9; }
+
+# spawner NAME: short-lived named tasks one after the other, their pids
+# appended to NAME.pids (a builtin's write: no fork)
 spawner() {
-	local i=0
 	while :; do
 		bin/frshort test -w spin 0.002 &
 		echo $! >> "$1.pids"
 		wait $!
-		i=$((i + 1))
-		echo $i > count.tmp && mv count.tmp count
 	done
 }
-spawned() { cat count 2>/dev/null || echo 0; }
-# at_least N: N tasks spawned since the recorder stopped
-at_least() { [ $(($(spawned) - C0)) -ge "$1" ]; }
+# spawned NAME: how many so far, counted without a fork
+spawned() {
+	local pids=()
+	mapfile -t pids < "$1.pids" 2>/dev/null
+	SPAWNED=${#pids[@]}
+}
+# wait_spawned NAME N: N tasks spawned since the recorder stopped
+wait_spawned() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		spawned "$1"
+		[ $((SPAWNED - C0)) -ge "$2" ] && return 0
+		nap
+	done
+	fail "$1: $2 tasks not spawned in 60 s while the recorder was stopped"
+}
 
 # starve NAME N LIVE_AT RECORD_ARGS...: records with the flight
 # recorder, stops it while N tasks are spawned, starting a long-lived
@@ -44,20 +59,23 @@ starve() {
 	rec=$!
 	BG_PIDS+=("$rec")
 	wait_ready "$rec"
-	rm -f count
 	spawner "$name" &
 	sp=$!
 	BG_PIDS+=("$sp")
-	wait_until "no task spawned" test -s count
+	wait_until "no task spawned" test -s "$name.pids"
 	kill -STOP "$rec"
-	C0=$(spawned)
-	wait_until "$live_at tasks not spawned while the recorder was stopped" at_least "$live_at"
+	spawned "$name"
+	C0=$SPAWNED
+	wait_spawned "$name" "$live_at"
 	bin/frlive test -w spin 120 &
 	live=$!
 	BG_PIDS+=("$live")
 	echo "$live" > "$name.live"
-	wait_exec "$live" frlive
-	wait_until "$n tasks not spawned while the recorder was stopped" at_least "$n"
+	until [ "$(< "/proc/$live/comm")" = frlive ]; do
+		kill -0 "$live" || fail "frlive ended before its exec"
+		nap
+	done 2>/dev/null
+	wait_spawned "$name" "$n"
 	kill -CONT "$rec"
 	kill -USR2 "$rec"
 	wait_line "$name.err" "Dump $name.data\."
