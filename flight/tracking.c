@@ -45,6 +45,31 @@ int tracking__add(struct tracking *t, const struct perf_event_header *h)
 	return 0;
 }
 
+int tracking__rename_due(const struct tracking *t, u64 now_ns, u64 min_gap_ns)
+{
+	return t->lost > t->lost_named && (!t->renamings || now_ns - t->rename_ns >= min_gap_ns);
+}
+
+int tracking__rename(struct tracking *t, const struct buf *names, u64 now_ns)
+{
+	t->lost_named = t->lost;
+	t->renamings++;
+	t->rename_ns = now_ns;
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= names->len;) {
+		const struct perf_event_header *h = (const void *)(names->p + off);
+		int err;
+
+		if (h->size < sizeof(*h) || off + h->size > names->len)
+			break;
+		err = tracking__add(t, h);
+		if (err)
+			return err;
+		t->renamed++;
+		off += h->size;
+	}
+	return 0;
+}
+
 /* pid and tid of a task record: every type here starts with u32 pid, and
  * FORK/EXIT carry the tid third, COMM/MMAP/MMAP2 second. */
 static void task_ids(const struct perf_event_header *h, u32 *pid, u32 *tid)

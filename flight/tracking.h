@@ -20,6 +20,11 @@ struct tracking {
 	u64 nr_records;
 	u64 evicted_records;	/* dropped for the cap while still possibly needed */
 	u64 pruned_records;	/* dropped because their task exited before a dump */
+	u64 lost;		/* tracking records the kernel dropped (rings full) */
+	u64 lost_named;		/* lost at the last naming from /proc */
+	u64 renamings;		/* times the live tasks were named from /proc */
+	u64 renamed;		/* COMMs those added */
+	u64 rename_ns;		/* the last one's time */
 	struct held_files *held;	/* the binaries the log maps, held open (NULL: none);
 					 * tracking__exit() frees it */
 };
@@ -30,6 +35,19 @@ void tracking__exit(struct tracking *t);
 int tracking__wants(u32 type);
 /* Appends a copy of one record (h->size bytes, contiguous). 0 or -ENOMEM. */
 int tracking__add(struct tracking *t, const struct perf_event_header *h);
+/* The kernel dropped n tracking records (a forward ring was full). */
+static inline void tracking__lost(struct tracking *t, u64 n)
+{
+	t->lost += n;
+}
+/* Whether records were lost since the tasks were last named from /proc,
+ * and that was at least min_gap_ns before now_ns: a machine that keeps
+ * the rings full is not read whole again on every drain. */
+int tracking__rename_due(const struct tracking *t, u64 now_ns, u64 min_gap_ns);
+/* Appends the COMMs names holds (back to back), read from /proc at
+ * now_ns for the tasks the lost records named, and counts them. 0 or
+ * -ENOMEM. */
+int tracking__rename(struct tracking *t, const struct buf *names, u64 now_ns);
 /* Drops the records of tasks whose EXIT is older than before (time): no
  * sample of a later dump can refer to them. Then, if still over the cap,
  * drops the oldest records and counts them as evicted. 0, or -ENOMEM when

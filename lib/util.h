@@ -63,6 +63,12 @@ u64 now_ns(void);
 /* A field of /proc/meminfo ("MemTotal", "MemAvailable") in KiB; 0 when
  * unknown. */
 u64 meminfo_kb(const char *key);
+/* The file descriptors this process has open (those of /proc/self/fd,
+ * less the one reading it), or -errno. */
+int fds_open(void);
+/* Raises the soft RLIMIT_NOFILE to the hard one; the soft limit now (the
+ * hard one where it could not be raised), or 0 when unknown. */
+u64 nofile_raise(void);
 /* Whether this process has capability cap (CAP_IPC_LOCK, ...) in its
  * effective set; 0 when /proc says nothing. */
 int cap_effective(int cap);

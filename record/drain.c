@@ -7,6 +7,8 @@
 #include "util/evlist.h"
 #include "flight/history.h"
 #include "flight/tracking.h"
+#include "record/synthetic.h"
+#include "util/cpumap.h"
 
 #include <errno.h>
 #include <string.h>
@@ -118,6 +120,35 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 	return 0;
 }
 
+/* The least time between two namings of every live task from /proc */
+#define RENAME_GAP_NS 1000000000ULL
+
+/* Whether the forward rings carry only tracking records for a flight
+ * recorder of whole CPUs: what they lose, the live tasks' names in
+ * /proc can make up for. */
+static int drain__names_lost(const struct evlist *evlist, const struct drain_sink *sink)
+{
+	return sink->tracking && sink->pending && !sink->history && evlist->threads &&
+	       evlist->threads->nr == 1 && evlist->threads->map[0] == -1;
+}
+
+/* The kernel dropped tracking records: the samples the backward rings
+ * keep are the newest, and the records lost the newest too, so every
+ * task started while the loop could not drain would have no name. Those
+ * still alive get it from /proc. An error only costs names. */
+static void drain__rename(struct drain_sink *sink)
+{
+	struct tracking *t = sink->tracking;
+	struct buf names = { 0 };
+	u64 now = now_ns();
+
+	if (!tracking__rename_due(t, now, RENAME_GAP_NS))
+		return;
+	if (synthesize__names(&names, t->id_sample_type) >= 0 && !names.err)
+		tracking__rename(t, &names, now);
+	buf__release(&names);
+}
+
 /* --mmap-flush: does any ring hold enough to be written out? */
 static int drain__due(struct evlist *evlist, u64 flush)
 {
@@ -173,6 +204,8 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			sink->behind = 1;
 			sink->first_ring = c;
 		}
+		if (drain__names_lost(evlist, sink))
+			tracking__lost(sink->tracking, st->lost - before.lost);
 		if (d) {
 			n = mmap__span_iov(m, start, head, iov);
 			err = perf_data__write_ring(d, iov, n);
@@ -188,6 +221,8 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		if (sink->behind)
 			break;
 	}
+	if (drain__names_lost(evlist, sink))
+		drain__rename(sink);
 	if (written && d) {
 		err = perf_data__write(d, &round, sizeof(round));
 		if (err)

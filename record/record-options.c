@@ -561,6 +561,32 @@ static u64 history_ring_bytes(u64 history_size, long page)
 	return ring;
 }
 
+/* the largest forward tracking ring sized by itself, a CPU */
+#define TRACKING_RING_MAX (8ULL << 20)
+
+/* Overwrite mode without --history: the forward rings carry only the
+ * tracking records (FORK, COMM, MMAP2, EXIT...), and while the loop is
+ * kept off a CPU (stopped, starved by a hog or a real-time task) they
+ * must hold every one of them, or the newest samples, which the
+ * backward rings keep, lose their tasks' names: a ring that fills drops
+ * the newest records. A task start takes some 2K of them. So they are
+ * never smaller than -m (the samples' rings) nor than 256 pages, and
+ * where the kernel does not limit locked memory they take a quarter of
+ * --tracking-max-size between them, up to 8M a CPU: on a few CPUs some
+ * seconds of a thousand task starts a second. */
+static u64 tracking_ring_bytes(u64 sample_ring, u64 tracking_max, long page)
+{
+	u64 ring = MAX(256 * (u64)page, roundup_pow2(sample_ring));
+	u64 nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
+
+	if (!((cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
+	      sysctl__read("perf_event_paranoid", 2) < 0))
+		return 256 * (u64)page;
+	while (ring * 2 <= TRACKING_RING_MAX && ring * 2 * nr_cpus <= tracking_max / 4)
+		ring *= 2;
+	return ring;
+}
+
 /* What excludes what: the flight recorder (--history is one) and the
  * options it has no use for, -o - and what a stream cannot do. 0 or 129
  * after saying why. */
@@ -636,7 +662,8 @@ static void record__size_rings(struct record *rec)
 	/* overwrite: -m sizes the backward sample rings; tracking has its own;
 	 * with --history the samples come through the forward rings */
 	opts->bwd_mmap_bytes = opts->overwrite ? ring : 0;
-	opts->mmap_bytes = opts->overwrite && !opts->history_size ? 256 * (u64)page : ring;
+	opts->mmap_bytes = opts->overwrite && !opts->history_size ?
+			   tracking_ring_bytes(ring, rec->tracking_max, page) : ring;
 	rec->keep_tracking = opts->overwrite || rec->so.kind;
 	/* the stock reader decompresses each record into the mmap_len it is
 	 * told: that of a ring, as the stock writes */

@@ -18,11 +18,12 @@ void record__print_memory(struct record *rec)
 		       (unsigned long long)(rec->tracking.log.cap >> 10));
 	if (!h || rec->dump->nr_rings)
 		pr_err("[ perf record: memory: %d rings of %lluK%s, dump buffers %lluK, tracking "
-		       "%lluK ]\n", rec->dump->nr_rings,
+		       "%lluK in %d forward rings of %lluK ]\n", rec->dump->nr_rings,
 		       (unsigned long long)(rec->opts.bwd_mmap_bytes >> 10),
 		       evlist__twinned(rec->evlist) ? " and as many twin rings" : "",
 		       (unsigned long long)(rec->dump->memory >> 10),
-		       (unsigned long long)(rec->tracking.log.cap >> 10));
+		       (unsigned long long)(rec->tracking.log.cap >> 10), rec->evlist->nr_mmaps,
+		       (unsigned long long)(rec->opts.mmap_bytes >> 10));
 }
 
 /* --history: what it took in, what it dropped for its size, how well it
@@ -38,6 +39,20 @@ static void record__print_history(struct record *rec)
 	       (unsigned long long)st->dropped_records, st->dropped_bytes / 1048576.0,
 	       (unsigned long long)(rec->history->size >> 20),
 	       st->chunk_bytes_out ? (double)st->chunk_bytes_in / st->chunk_bytes_out : 1.0);
+}
+
+/* Overwrite mode: the tracking records the kernel dropped, and the names
+ * read again from /proc for the tasks still alive. */
+static void record__print_tracking_lost(struct record *rec)
+{
+	const struct tracking *t = &rec->tracking;
+
+	pr_err("Warning: %llu tracking records lost: the forward rings (%lluK a CPU, "
+	       "sized from -m and --tracking-max-size) filled up before they were read; "
+	       "the live tasks were named again from /proc %llu times (%llu names)\n",
+	       (unsigned long long)rec->stats.lost,
+	       (unsigned long long)(rec->opts.mmap_bytes >> 10),
+	       (unsigned long long)t->renamings, (unsigned long long)t->renamed);
 }
 
 /* Overwrite mode, at the end: the dumps, what they lost, the tracking log
@@ -95,9 +110,7 @@ void record__print_summary(struct record *rec)
 		pr_err("[ perf record: %llu BPF programs unloaded before their info was read: "
 		       "named, but not in BPF_PROG_INFO ]\n", (unsigned long long)rec->bpf.missed);
 	if (rec->stats.lost && rec->opts.overwrite && !rec->history)
-		pr_err("Warning: %llu tracking records lost: the forward rings filled up "
-		       "before they were read (-m sizes only the sample rings)\n",
-		       (unsigned long long)rec->stats.lost);
+		record__print_tracking_lost(rec);
 	else if (rec->stats.lost)
 		pr_err("Warning: %llu samples lost: the rings filled up (try a bigger -m or "
 		       "a lower -F)\n", (unsigned long long)rec->stats.lost);

@@ -3,6 +3,7 @@
  * NAMESPACES from /proc. */
 #include "record/synthetic.h"
 #include "buildid/build-id.h"
+#include "lib/sysfs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -312,4 +313,52 @@ int synthesize__all(struct buf *out, u64 sample_type, struct build_id_cache *c)
 	}
 	closedir(d);
 	return err;
+}
+
+/* The threads of process pid, each a COMM; their count, or -errno. */
+static int synthesize__names_of(struct buf *out, pid_t pid, u64 sample_type)
+{
+	char path[64], comm[32];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;	/* gone */
+	while ((de = readdir(d))) {
+		pid_t tid = atoi(de->d_name);
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+		if (sysfs__read_str(path, comm, sizeof(comm)))
+			continue;	/* gone meanwhile */
+		if (synthesize__comm(out, pid, tid, comm, sample_type)) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int synthesize__names(struct buf *out, u64 sample_type)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0, got = 0;
+
+	if (!d)
+		return -errno;
+	while (got >= 0 && (de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		got = synthesize__names_of(out, atoi(de->d_name), sample_type);
+		n += got > 0 ? got : 0;
+	}
+	closedir(d);
+	return got < 0 ? got : n;
 }

@@ -32,5 +32,9 @@ int synthesize__namespaces(struct buf *out, pid_t pid, pid_t tid, u64 sample_typ
 int synthesize__process(struct buf *out, pid_t pid, u64 sample_type, struct build_id_cache *c);
 /* Every process in /proc. */
 int synthesize__all(struct buf *out, u64 sample_type, struct build_id_cache *c);
+/* A COMM for every thread in /proc, of the name it has now: the names of
+ * the tasks whose records the kernel dropped, as far as they still
+ * exist. The threads named, or -errno. */
+int synthesize__names(struct buf *out, u64 sample_type);
 
 #endif

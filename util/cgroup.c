@@ -4,6 +4,7 @@
 #include "lib/buf.h"
 #include "util/event.h"
 #include "util/evlist.h"
+#include "lib/sysfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -34,6 +35,121 @@ int cgroup__mountpoint(char *path, size_t sz)
 	}
 	endmntent(f);
 	return found ? 0 : -ENOENT;
+}
+
+/* The mount of the cgroup v2 hierarchy (v1 0) or of the v1 hierarchy
+ * with the memory controller (v1 1). 0 or -ENOENT. */
+static int cgroup__memory_mount(int v1, char *path, size_t sz)
+{
+	FILE *f = setmntent("/proc/mounts", "r");
+	struct mntent *m;
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (err && (m = getmntent(f))) {
+		if (v1 ? !strcmp(m->mnt_type, "cgroup") && hasmntopt(m, "memory") :
+			 !strcmp(m->mnt_type, "cgroup2")) {
+			snprintf(path, sz, "%s", m->mnt_dir);
+			err = 0;
+		}
+	}
+	endmntent(f);
+	return err;
+}
+
+/* This process's cgroup in /proc/self/cgroup: the v2 one (v1 0) or the
+ * v1 one with the memory controller (v1 1), into path. 0 or -ENOENT. */
+static int cgroup__own(int v1, char *path, size_t sz)
+{
+	char *text = read_file("/proc/self/cgroup", NULL), *save = NULL;
+	int err = -ENOENT;
+
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line && err;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *ctrl = strchr(line, ':'), *rel = ctrl ? strchr(ctrl + 1, ':') : NULL;
+		int match;
+
+		if (!rel)
+			continue;
+		*rel++ = 0;
+		ctrl++;
+		if (v1) {
+			match = 0;
+			for (char *c = ctrl, *s2 = NULL; !match && (c = strtok_r(c, ",", &s2)); c = NULL)
+				match = !strcmp(c, "memory");
+		} else {
+			match = !strcmp(line, "0") && !*ctrl;
+		}
+		if (match) {
+			snprintf(path, sz, "%s", rel);
+			err = 0;
+		}
+	}
+	free(text);
+	return err;
+}
+
+/* One limit file of dir: m gets it where it leaves less room than m has. */
+static void cgroup__limit_file(struct cgroup_memory *m, const char *dir, const char *name,
+			       u64 usage)
+{
+	char path[CGROUP_MEM_PATH], val[64];
+	u64 limit;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return;
+	/* "max", or v1's "no limit", a page-rounded LONG_MAX */
+	if (sysfs__read_str(path, val, sizeof(val)) || parse_u64(val, &limit) ||
+	    limit >= (1ULL << 62))
+		return;
+	if (m->file[0] && (limit > usage ? limit - usage : 0) >= m->room)
+		return;
+	m->room = limit > usage ? limit - usage : 0;
+	m->limit = limit;
+	snprintf(m->file, sizeof(m->file), "%s", path);
+}
+
+/* Every limit of one hierarchy, from this process's cgroup to the root. */
+static void cgroup__memory_walk(struct cgroup_memory *m, int v1)
+{
+	char mnt[PATH_MAX], rel[PATH_MAX], dir[CGROUP_MEM_PATH - 64], val[64];
+	size_t root;
+
+	if (cgroup__memory_mount(v1, mnt, sizeof(mnt)) || cgroup__own(v1, rel, sizeof(rel)))
+		return;
+	root = strlen(mnt);
+	if ((size_t)snprintf(dir, sizeof(dir), "%s%s", mnt, strcmp(rel, "/") ? rel : "") >=
+	    sizeof(dir))
+		return;
+	for (;;) {
+		char path[CGROUP_MEM_PATH];
+		u64 usage = 0;
+		char *slash;
+
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 v1 ? "memory.usage_in_bytes" : "memory.current");
+		if (!sysfs__read_str(path, val, sizeof(val)))
+			parse_u64(val, &usage);
+		if (v1) {
+			cgroup__limit_file(m, dir, "memory.limit_in_bytes", usage);
+		} else {
+			cgroup__limit_file(m, dir, "memory.max", usage);
+			cgroup__limit_file(m, dir, "memory.high", usage);
+		}
+		slash = strrchr(dir, '/');
+		if (strlen(dir) <= root || !slash || (size_t)(slash - dir) < root)
+			break;
+		*slash = 0;
+	}
+}
+
+int cgroup__memory_limit(struct cgroup_memory *m)
+{
+	memset(m, 0, sizeof(*m));
+	cgroup__memory_walk(m, 0);
+	cgroup__memory_walk(m, 1);
+	return m->file[0] ? 0 : -ENOENT;
 }
 
 int cgroup__open(const char *name, char *errbuf, size_t errsz)

@@ -13,6 +13,20 @@ struct evlist;
  * controller, else the cgroup2 mount. 0 or -ENOENT (none mounted). */
 int cgroup__mountpoint(char *path, size_t sz);
 
+/* The tightest memory limit on this process: of its memory cgroup and
+ * each ancestor's, cgroup v2's memory.max and memory.high, v1's
+ * memory.limit_in_bytes. */
+#define CGROUP_MEM_PATH (2 * 4096 + 64)
+struct cgroup_memory {
+	u64 room;		/* the limit less the cgroup's usage, or 0 */
+	u64 limit;
+	char file[CGROUP_MEM_PATH];	/* the limit's file */
+};
+
+/* Fills m with the limit that leaves the least room. 0, or -ENOENT when
+ * no cgroup limits this process's memory. */
+int cgroup__memory_limit(struct cgroup_memory *m);
+
 /* -G NAME: the cgroup's directory, opened for PERF_FLAG_PID_CGROUP. The
  * fd, or -errno with errbuf naming the path. */
 int cgroup__open(const char *name, char *errbuf, size_t errsz);

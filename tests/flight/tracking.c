@@ -199,8 +199,42 @@ static int test_prune(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* Records lost: the tasks are named from /proc at most once a gap, and
+ * only after a new loss; what is appended is counted, a torn tail is not
+ * taken. */
+static int test_rename(struct test_ctx *ctx)
+{
+	struct tracking t, names;
+	struct buf torn = { 0 };
+
+	(void)ctx;
+	tracking__init(&t, 0, ST);
+	tracking__init(&names, 0, ST);
+	put_task_named(&names, PERF_RECORD_COMM, 30, 30, 0, "alive");
+	put_task_named(&names, PERF_RECORD_COMM, 30, 31, 0, "alive-thread");
+	TEST_ASSERT(!tracking__rename_due(&t, 100, 10), "nothing lost, nothing due");
+	tracking__lost(&t, 5);
+	TEST_ASSERT(tracking__rename_due(&t, 100, 10), "a loss makes it due");
+	TEST_ASSERT(!tracking__rename(&t, &names.log, 100), "rename");
+	TEST_ASSERT(t.nr_records == 2 && t.renamed == 2 && t.renamings == 1 && t.lost == 5,
+		    "2 names appended: %llu records, %llu renamed", (unsigned long long)t.nr_records,
+		    (unsigned long long)t.renamed);
+	TEST_ASSERT(!tracking__rename_due(&t, 200, 10), "no new loss, not due");
+	tracking__lost(&t, 1);
+	TEST_ASSERT(!tracking__rename_due(&t, 105, 10), "a new loss within the gap waits");
+	TEST_ASSERT(tracking__rename_due(&t, 110, 10), "a new loss after the gap is due");
+	buf__add(&torn, names.log.p, names.log.len - 1);
+	TEST_ASSERT(!tracking__rename(&t, &torn, 110) && t.renamed == 3 && t.nr_records == 3,
+		    "the torn second name is not taken: %llu renamed",
+		    (unsigned long long)t.renamed);
+	buf__release(&torn);
+	tracking__exit(&names);
+	tracking__exit(&t);
+	return TEST_OK;
+}
+
 TEST_SUITE(suite_flight_tracking, "flight/tracking",
 	   "Tracking log: exited tasks pruned, a record moved over its own header, the cap's "
 	   "evictions, superseded names first; BPF programs pruned once unloaded, kept over the "
-	   "cap",
-	   test_tracking, test_prune);
+	   "cap; named again from /proc after a loss, once a gap",
+	   test_tracking, test_prune, test_rename);
