@@ -156,7 +156,7 @@ static int record__run(struct record *rec)
 		err = record__last_dump(rec, err);
 	else
 		err = record__end_file(rec, err);
-	record__send_acks(rec, &rec->acks_owed);
+	record__send_acks(rec, &rec->acks_owed, "the recorder ended");
 	if (rec->opts.workload)
 		status = record__wait_workload(rec, why == RECORD_STOP_SIGNAL);
 	record__print_summary(rec);
@@ -183,6 +183,8 @@ static void record__teardown(struct record *rec)
 	buf__release(&rec->pending);
 	switch_output__exit(&rec->so);
 	trigger__exit(&rec->trigger);
+	control_acks__exit(&rec->acks_owed);
+	control_acks__exit(&rec->acks_in_flight);
 	control__close(&rec->control);
 	evlist__delete(rec->evlist);
 	if (rec->sig_fd >= 0)
