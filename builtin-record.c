@@ -82,6 +82,10 @@ static int record__setup(struct record *rec, const char **argv)
 		pr_err("perf record: %s\n", rec->err);
 		return -EINVAL;
 	}
+	/* before a dump can be made: it must find the earlier ones counted */
+	err = record__adopt_earlier(rec);
+	if (err)
+		return err;
 	if (opts->workload) {
 		err = workload__prepare(&rec->workload, argv);
 		if (err) {

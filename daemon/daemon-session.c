@@ -114,7 +114,7 @@ static struct daemon_session *session__new(const char *base, const char *name, c
 static void session__exec(const struct daemon_session *s, const char *perf_exe)
 {
 	char *args = strdup(s->run), *tok, *save = NULL;
-	const char *argv[MAX_ARGS + 4];
+	const char *argv[MAX_ARGS + 5];
 	int argc = 0, fd;
 	sigset_t none;
 
@@ -137,7 +137,9 @@ static void session__exec(const struct daemon_session *s, const char *perf_exe)
 	argv[argc++] = perf_exe;
 	argv[argc++] = "record";
 	argv[argc++] = "--control=fifo:control,ack";
-	for (tok = args ? strtok_r(args, " \t", &save) : NULL; tok && argc < MAX_ARGS + 3;
+	/* --switch-max-files bounds the session, not only its current run */
+	argv[argc++] = "--switch-max-files-earlier";
+	for (tok = args ? strtok_r(args, " \t", &save) : NULL; tok && argc < MAX_ARGS + 4;
 	     tok = strtok_r(NULL, " \t", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;

@@ -238,6 +238,19 @@ static void removed_file(const char *path, void *arg)
 		pr_err("[ perf record: Removed %s (--switch-max-files) ]\n", path);
 }
 
+int record__adopt_earlier(struct record *rec)
+{
+	int err;
+
+	if (!rec->so.earlier || !rec->so.max_files)
+		return 0;
+	err = switch_output__adopt(&rec->so, rec->opts.output, removed_file, rec);
+	if (err)
+		pr_err("perf record: --switch-max-files-earlier: %s: %s\n", rec->opts.output,
+		       strerror(-err));
+	return err;
+}
+
 /* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
 static char *record__next_path(struct record *rec)
 {

@@ -118,6 +118,10 @@ int record__switch_due(struct record *rec);
  * the switch in hand placed, or why it placed none (rec->why_none, else
  * WHY). */
 void record__send_acks(struct record *rec, struct control_acks *acks, const char *why);
+/* --switch-max-files-earlier: the files of earlier runs of this output
+ * are counted (and the oldest beyond the bound deleted). 0 or -errno,
+ * said. */
+int record__adopt_earlier(struct record *rec);
 /* A --switch-output trigger fired: rotate the file, or capture the rings
  * and hand the dump to the writer (which must be free). 0, or -errno when
  * recording cannot go on. */
