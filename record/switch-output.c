@@ -164,7 +164,8 @@ int switch_output__adopt(struct switch_output *so, const char *output,
 		closedir(d);
 	free(dir);
 	/* timestamps: the names sort as the files were made */
-	qsort(so->files + first, so->nr_files - first, sizeof(*so->files), cmp_names);
+	if (so->nr_files > first)
+		qsort(so->files + first, so->nr_files - first, sizeof(*so->files), cmp_names);
 	switch_output__trim(so, removed, arg);
 	return err;
 }

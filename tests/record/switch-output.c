@@ -202,6 +202,9 @@ static int test_adopt(struct test_ctx *ctx)
 	snprintf(path, sizeof(path), "%s/%s", dir, others[8]);
 	TEST_ASSERT(!mkdir(path, 0700), "mkdir");
 
+	snprintf(base, sizeof(base), "%s/none.data", dir);
+	TEST_ASSERT(!switch_output__adopt(&so, base, count_removed, &removed) && !so.nr_files,
+		    "no earlier file: %d", so.nr_files);
 	snprintf(base, sizeof(base), "%s/perf.data", dir);
 	TEST_ASSERT(!switch_output__adopt(&so, base, count_removed, &removed), "adopt");
 	TEST_ASSERT(removed == 2 && !exists(dir, mine[0]) && !exists(dir, mine[1]) &&
