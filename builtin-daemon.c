@@ -6,6 +6,7 @@
 #include "daemon/daemon-config.h"
 #include "daemon/daemon-session.h"
 #include "daemon/daemon-status.h"
+#include "lib/escape.h"
 #include "lib/parse-options.h"
 #include "lib/util.h"
 
@@ -24,8 +25,11 @@
 #include <unistd.h>
 
 #define PING_TIMEOUT_MS 10000
+#define STATUS_RETRY_NS 1000000000ULL
 #define SIGNAL_TIMEOUT_MS 60000		/* a dump of big rings to a slow disk */
-#define STOP_TIMEOUT_MS 30000
+/* a daemon stops once its sessions wrote their last dumps (bounded in
+ * daemon/daemon-session.h), plus a margin for itself */
+#define STOP_TIMEOUT_MS ((DAEMON_STOP_MAX_S + 30) * 1000)
 
 struct daemon_opts {
 	int verbose;
@@ -45,6 +49,7 @@ struct daemon {
 	char perf_exe[PATH_MAX];
 	int lock_fd, sig_fd, ino_fd;
 	time_t started;
+	u64 status_retry_ns;	/* a status write failed: the next try; 0: none due */
 };
 
 static const char *const daemon_usage[] = {
@@ -72,12 +77,40 @@ static struct daemon_config *load_config(struct daemon_opts *o, int base_only, c
 
 /* ---- the daemon ---- */
 
+/* The status again, after each change: one that cannot be written (a
+ * full disk) is tried again every STATUS_RETRY_NS, its first failure and
+ * its recovery logged. */
 static void daemon__write_status(struct daemon *d)
 {
-	if (!d->sessions.changed)
+	char err[PATH_MAX + 128];
+	u64 now = now_ns();
+
+	if (!d->sessions.changed || now < d->status_retry_ns)
 		return;
+	if (daemon_status__write(d->config->base, getpid(), d->started, &d->sessions, err,
+				 sizeof(err))) {
+		if (!d->status_retry_ns)
+			daemon_log("status %s; trying again every %llus", err,
+				   STATUS_RETRY_NS / 1000000000);
+		d->status_retry_ns = now + STATUS_RETRY_NS;
+		return;
+	}
+	if (d->status_retry_ns)
+		daemon_log("status %s/status written again", d->config->base);
+	d->status_retry_ns = 0;
 	d->sessions.changed = 0;
-	daemon_status__write(d->config->base, getpid(), d->started, &d->sessions);
+}
+
+/* poll()'s timeout: the sessions' next planned work, or a status retry. */
+static int daemon__timeout_ms(const struct daemon *d)
+{
+	int ms = session_list__timeout_ms(&d->sessions);
+	u64 now = now_ns(), retry;
+
+	if (!d->status_retry_ns)
+		return ms;
+	retry = d->status_retry_ns > now ? (d->status_retry_ns - now) / 1000000 + 1 : 0;
+	return ms < 0 ? (int)retry : MIN(ms, (int)retry);
 }
 
 /* A config that does not parse, or moves the base, is refused whole: the
@@ -166,7 +199,7 @@ static int daemon__loop(struct daemon *d)
 		daemon__write_status(d);
 		if (stopping && !session_list__running(&d->sessions))
 			break;
-		if (poll(pfd, 2, session_list__timeout_ms(&d->sessions)) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, daemon__timeout_ms(d)) < 0 && errno != EINTR) {
 			daemon_log("poll: %s", strerror(errno));
 			session_list__stop_all(&d->sessions);
 			stopping = 1;
@@ -356,6 +389,18 @@ out:
 
 /* ---- the client commands ---- */
 
+/* Why there is no daemon to talk to on BASE, from daemon_lock__owner(). */
+static void lock_error(const char *who, const char *base, pid_t err, pid_t holder)
+{
+	if (err == -ESRCH)
+		pr_err("%s: %s/lock is held by pid %d, which is not the perf daemon that took "
+		       "it: nothing is asked of it\n", who, base, (int)holder);
+	else if (err)
+		pr_err("%s: no daemon runs on %s: %s\n", who, base, strerror(-err));
+	else
+		pr_err("%s: no daemon runs on %s\n", who, base);
+}
+
 /* The status of the daemon owning the config's base, or NULL after saying
  * why. */
 static struct daemon_status *client_status(struct daemon_opts *o, char **base)
@@ -363,15 +408,14 @@ static struct daemon_status *client_status(struct daemon_opts *o, char **base)
 	char path[PATH_MAX];
 	struct daemon_config *c = load_config(o, 1, path, sizeof(path));
 	struct daemon_status *st = NULL;
-	pid_t owner;
+	pid_t owner, holder;
 
 	*base = NULL;
 	if (!c)
 		return NULL;
-	owner = daemon_lock__owner(c->base);
+	owner = daemon_lock__owner(c->base, &holder);
 	if (owner <= 0)
-		pr_err("perf daemon: no daemon runs on %s%s%s\n", c->base, owner ? ": " : "",
-		       owner ? strerror(-owner) : "");
+		lock_error("perf daemon", c->base, owner, holder);
 	else if (!(st = daemon_status__new(c->base)))
 		pr_err("perf daemon: %s/status: %s\n", c->base, strerror(errno));
 	else if (st->pid != owner)
@@ -436,18 +480,23 @@ static int cmd_daemon_list(struct daemon_opts *o)
 static const char *client_error(int err)
 {
 	return err == -ENXIO ? "not running" : err == -ETIMEDOUT ? "no ack in time" :
-	       err == -EPIPE ? "it ended" : strerror(-err);
+	       err == -EPIPE ? "it ended" :
+	       err == -EPROTO ? "its answer carries no ID (a recorder of an older perf: restart "
+				"the session)" : strerror(-err);
 }
 
 /* ping and signal: each session, or the one --session names. */
 static int cmd_daemon_each(struct daemon_opts *o, int signal_it)
 {
-	char *base, dir[PATH_MAX], dump[PATH_MAX + 64];
+	char *base, dir[PATH_MAX], dump[PATH_MAX], why[PATH_MAX + 512], text[ESCAPE_LOG_SIZE];
 	struct daemon_status *st = client_status(o, &base);
 	int found = 0, failed = 0;
 
 	if (!st)
 		return 1;
+	/* the status may lag (a full disk): the sessions' fifos tell too */
+	if (daemon_status__add_sessions(st, base, o->session))
+		pr_err("perf daemon: %s: %s\n", base, strerror(ENOMEM));
 	signal(SIGPIPE, SIG_IGN);	/* a recorder that ends as we write */
 	for (int i = 0; i < st->nr; i++) {
 		struct status_session *s = &st->sessions[i];
@@ -466,12 +515,12 @@ static int cmd_daemon_each(struct daemon_opts *o, int signal_it)
 			failed |= !!err;
 			continue;
 		}
-		err = session__snapshot(dir, SIGNAL_TIMEOUT_MS, dump, sizeof(dump));
-		if (err)
+		err = session__snapshot(dir, SIGNAL_TIMEOUT_MS, dump, sizeof(dump), why, sizeof(why));
+		if (err == -ENODATA)
+			pr_err("perf daemon: signal: session %s: no dump written: %s\n", s->name,
+			       escape__str(text, sizeof(text), why));
+		else if (err)
 			pr_err("perf daemon: signal: session %s: %s\n", s->name, client_error(err));
-		else if (!dump[0])
-			pr_err("perf daemon: signal: session %s [%d]: acked without a dump (see %s/output)\n",
-			       s->name, (int)s->pid, dir);
 		else
 			printf("%s\n", dump);
 		failed |= !!err;
@@ -489,37 +538,46 @@ static int cmd_daemon_each(struct daemon_opts *o, int signal_it)
 	return failed;
 }
 
-/* SIGTERM to the lock's owner, then wait (a pidfd: no polling) until it
- * and so its sessions are gone. */
+/* SIGTERM to the daemon owning the base, then wait (a pidfd: no polling)
+ * until it and so its sessions are gone. The pidfd is taken before the
+ * owner is checked a second time: the signal reaches the process that
+ * was checked, never one that took its pid since. */
 static int cmd_daemon_stop(struct daemon_opts *o)
 {
 	char path[PATH_MAX];
 	struct daemon_config *c = load_config(o, 1, path, sizeof(path));
-	struct pollfd pfd = { .events = POLLIN };
-	pid_t owner;
+	struct pollfd pfd = { .fd = -1, .events = POLLIN };
+	pid_t owner, holder;
+	int ret = 1;
 
 	if (!c)
 		return 1;
-	owner = daemon_lock__owner(c->base);
-	if (owner <= 0) {
-		pr_err("perf daemon: stop: no daemon runs on %s\n", c->base);
-		daemon_config__delete(c);
-		return 1;
-	}
-	pfd.fd = (int)syscall(SYS_pidfd_open, owner, 0);
-	if (kill(owner, SIGTERM)) {
+	owner = daemon_lock__owner(c->base, &holder);
+	if (owner > 0)
+		pfd.fd = (int)syscall(SYS_pidfd_open, owner, 0);
+	if (owner > 0 && pfd.fd < 0) {
 		pr_err("perf daemon: stop: pid %d: %s\n", (int)owner, strerror(errno));
-		daemon_config__delete(c);
-		return 1;
+		goto out;
 	}
-	if (pfd.fd >= 0) {
-		if (poll(&pfd, 1, STOP_TIMEOUT_MS) == 0)
-			pr_err("perf daemon: stop: pid %d still runs after %d s\n", (int)owner,
-			       STOP_TIMEOUT_MS / 1000);
+	if (owner > 0 && daemon_lock__owner(c->base, &holder) != owner)
+		owner = -ESRCH;
+	if (owner <= 0) {
+		lock_error("perf daemon: stop", c->base, owner, holder);
+		goto out;
+	}
+	if (syscall(SYS_pidfd_send_signal, pfd.fd, SIGTERM, NULL, 0)) {
+		pr_err("perf daemon: stop: pid %d: %s\n", (int)owner, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+	if (poll(&pfd, 1, STOP_TIMEOUT_MS) == 0)
+		pr_err("perf daemon: stop: pid %d still runs after %d s\n", (int)owner,
+		       STOP_TIMEOUT_MS / 1000);
+out:
+	if (pfd.fd >= 0)
 		close(pfd.fd);
-	}
 	daemon_config__delete(c);
-	return 0;
+	return ret;
 }
 
 enum daemon_cmd { CMD_LIST, CMD_START, CMD_STOP, CMD_SIGNAL, CMD_PING };

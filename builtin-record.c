@@ -82,6 +82,10 @@ static int record__setup(struct record *rec, const char **argv)
 		pr_err("perf record: %s\n", rec->err);
 		return -EINVAL;
 	}
+	/* before a dump can be made: it must find the earlier ones counted */
+	err = record__adopt_earlier(rec);
+	if (err)
+		return err;
 	if (opts->workload) {
 		err = workload__prepare(&rec->workload, argv);
 		if (err) {
@@ -156,7 +160,7 @@ static int record__run(struct record *rec)
 		err = record__last_dump(rec, err);
 	else
 		err = record__end_file(rec, err);
-	record__send_acks(rec, &rec->acks_owed);
+	record__send_acks(rec, &rec->acks_owed, "the recorder ended");
 	if (rec->opts.workload)
 		status = record__wait_workload(rec, why == RECORD_STOP_SIGNAL);
 	record__print_summary(rec);
@@ -183,6 +187,8 @@ static void record__teardown(struct record *rec)
 	buf__release(&rec->pending);
 	switch_output__exit(&rec->so);
 	trigger__exit(&rec->trigger);
+	control_acks__exit(&rec->acks_owed);
+	control_acks__exit(&rec->acks_in_flight);
 	control__close(&rec->control);
 	evlist__delete(rec->evlist);
 	if (rec->sig_fd >= 0)

@@ -4,6 +4,7 @@
 #include "buildid/dso-hits-internal.h"
 #include "buildid/build-id-cache.h"
 #include "buildid/build-id.h"
+#include "lib/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,13 +96,16 @@ void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const c
 				  int quiet)
 {
 	u64 missed = st->unreadable + st->too_big + st->failed;
+	char name[ESCAPE_LOG_SIZE];
 
 	if (!missed || (quiet && !st->failed))
 		return;
+	/* the name is a user's: escaped, it cannot start a line of its own */
 	pr_err("perf record: %s: build-id cache: %llu of %llu binaries left out (%llu unreadable "
 	       "or gone, %llu over %llu MB, %llu failed; last: %s: %s)\n", file,
 	       (unsigned long long)missed, (unsigned long long)(missed + st->added),
 	       (unsigned long long)st->unreadable, (unsigned long long)st->too_big,
-	       DSO_CACHE_MAX >> 20, (unsigned long long)st->failed, st->last_name,
+	       DSO_CACHE_MAX >> 20, (unsigned long long)st->failed,
+	       escape__str(name, sizeof(name), st->last_name),
 	       strerror(-st->last_err));
 }

@@ -146,6 +146,42 @@ static int parser__keyval(struct parser *p, char *s)
 			    p->sec == SEC_DAEMON ? "" : p->cur->name);
 }
 
+/* Nobody but us (and root) may change what the path REAL (resolved)
+ * leads to: the base itself writable by us alone, and each directory
+ * above it root's or ours and, if others may write it, sticky (they can
+ * then neither rename nor remove what is ours in it). A user who could
+ * would swap the base, and with it the fifos the daemon's clients trust
+ * and the files a root daemon writes. */
+static int parser__check_owners(struct parser *p, int line, const char *b, char *real)
+{
+	struct stat st;
+	char *slash;
+
+	if (stat(real, &st))
+		return parser__fail(p, line, errno, "base %s: %s", b, strerror(errno));
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return parser__fail(p, line, EPERM, "base %s is writable by %s (mode %04o): "
+				    "chmod go-w it", b, st.st_mode & S_IWOTH ? "others" : "its group",
+				    (unsigned)(st.st_mode & 07777));
+	while ((slash = strrchr(real, '/'))) {
+		slash[slash == real] = '\0';	/* the parent; "/" stays "/" */
+		if (stat(real, &st))
+			return parser__fail(p, line, errno, "base %s: %s: %s", b, real,
+					    strerror(errno));
+		if (st.st_uid && st.st_uid != geteuid())
+			return parser__fail(p, line, EPERM, "base %s: %s above it is owned by uid "
+					    "%u: only root or we may own its parents", b, real,
+					    (unsigned)st.st_uid);
+		if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+			return parser__fail(p, line, EPERM, "base %s: %s above it is writable by "
+					    "others (mode %04o) and not sticky", b, real,
+					    (unsigned)(st.st_mode & 07777));
+		if (slash == real)
+			break;
+	}
+	return 0;
+}
+
 /* The base must be a directory of ours: the daemon writes its lock, its
  * sessions' data and their control fifos there. */
 static int parser__check_base(struct parser *p, const char *base_override)
@@ -154,6 +190,7 @@ static int parser__check_base(struct parser *p, const char *base_override)
 	int line = base_override ? 0 : p->base_line;
 	char real[PATH_MAX];
 	struct stat st;
+	int err;
 
 	if (!b)
 		return parser__fail(p, p->line, EINVAL, "no base: add [daemon] base=DIR");
@@ -171,6 +208,12 @@ static int parser__check_base(struct parser *p, const char *base_override)
 	if (!realpath(b, real))
 		return parser__fail(p, line, errno, "base %s: %s", b, strerror(errno));
 	p->c->base = strdup(real);
+	err = p->c->base ? parser__check_owners(p, line, b, real) : 0;
+	if (err) {
+		free(p->c->base);
+		p->c->base = NULL;
+		return err;
+	}
 	return p->c->base ? 0 : -ENOMEM;
 }
 

@@ -16,12 +16,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* SIGINT ends a recorder once it has written its last dump: the grace
- * leaves room for that dump before SIGKILL */
-#define STOP_GRACE_NS (5ULL * 1000000000)
+#define NS_PER_S 1000000000ULL
+#define STOP_CHECK_MS 1000	/* how often a stopping recorder's progress is read */
 #define BACKOFF_MAX_S 60
 #define STABLE_NS (60ULL * 1000000000)		/* a run this long resets the backoff */
 #define MAX_ARGS 256
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 void daemon_log(const char *fmt, ...)
 {
@@ -113,7 +114,7 @@ static struct daemon_session *session__new(const char *base, const char *name, c
 static void session__exec(const struct daemon_session *s, const char *perf_exe)
 {
 	char *args = strdup(s->run), *tok, *save = NULL;
-	const char *argv[MAX_ARGS + 4];
+	const char *argv[MAX_ARGS + 5];
 	int argc = 0, fd;
 	sigset_t none;
 
@@ -136,7 +137,9 @@ static void session__exec(const struct daemon_session *s, const char *perf_exe)
 	argv[argc++] = perf_exe;
 	argv[argc++] = "record";
 	argv[argc++] = "--control=fifo:control,ack";
-	for (tok = args ? strtok_r(args, " \t", &save) : NULL; tok && argc < MAX_ARGS + 3;
+	/* --switch-max-files bounds the session, not only its current run */
+	argv[argc++] = "--switch-max-files-earlier";
+	for (tok = args ? strtok_r(args, " \t", &save) : NULL; tok && argc < MAX_ARGS + 4;
 	     tok = strtok_r(NULL, " \t", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
@@ -176,18 +179,65 @@ static int session__start(struct session_list *l, struct daemon_session *s)
 	daemon_log("session %s: started pid %d: record %s", s->name, pid, s->run);
 	return 0;
 retry:
-	s->restart_at = now_ns() + s->backoff_s * 1000000000ULL;
+	s->restart_at = now_ns() + s->backoff_s * NS_PER_S;
 	s->backoff_s = MIN(s->backoff_s * 2, BACKOFF_MAX_S);
 	return -1;
+}
+
+/* What a working recorder changes: the CPU ticks of all its threads and
+ * the bytes they wrote. The last value when /proc cannot say. */
+static u64 session__progress(const struct daemon_session *s)
+{
+	char path[64], *stat, *p;
+	unsigned long long utime = 0, stime = 0, wchar = 0;
+	u64 v = s->progress;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)s->pid);
+	stat = read_file(path, NULL);
+	/* the comm may hold blanks and parentheses: the fields follow its last ')' */
+	p = stat ? strrchr(stat, ')') : NULL;
+	if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+			&stime) == 2)
+		v = utime + stime;
+	free(stat);
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)s->pid);
+	stat = read_file(path, NULL);
+	p = stat ? strstr(stat, "wchar:") : NULL;
+	if (p && sscanf(p + 6, "%llu", &wchar) == 1)
+		v += wchar;
+	free(stat);
+	return v;
 }
 
 static void session__stop(struct daemon_session *s)
 {
 	s->restart_at = 0;
-	if (s->pid <= 0 || s->kill_at)
+	if (s->pid <= 0 || s->stop_ns)
 		return;
 	kill(s->pid, SIGINT);
-	s->kill_at = now_ns() + STOP_GRACE_NS;
+	s->stop_ns = s->progress_ns = now_ns();
+	s->progress = session__progress(s);
+}
+
+/* A stopping recorder: SIGKILL once it is stuck or over the bound. */
+static void session__watch_stop(struct daemon_session *s, u64 now)
+{
+	u64 progress = session__progress(s);
+	const char *why;
+
+	if (progress != s->progress) {
+		s->progress = progress;
+		s->progress_ns = now;
+	}
+	if (now - s->stop_ns >= DAEMON_STOP_MAX_S * NS_PER_S)
+		why = "did not stop in " STR(DAEMON_STOP_MAX_S) "s";
+	else if (now - s->progress_ns >= DAEMON_STOP_STALL_S * NS_PER_S)
+		why = "made no progress for " STR(DAEMON_STOP_STALL_S) "s while stopping";
+	else
+		return;
+	daemon_log("session %s: pid %d %s: SIGKILL, its last dump is lost", s->name, s->pid, why);
+	kill(s->pid, SIGKILL);
+	s->killed = 1;	/* the reap ends it */
 }
 
 static int list__add(struct session_list *l, struct daemon_session *s)
@@ -288,7 +338,8 @@ int session_list__reaped(struct session_list *l, pid_t pid, int status)
 		return 0;
 	describe_status(status, how, sizeof(how));
 	s->pid = -1;
-	s->kill_at = 0;
+	s->stop_ns = 0;
+	s->killed = 0;
 	l->changed = 1;
 	if (s->removed) {
 		daemon_log("session %s: pid %d ended (%s)", s->name, pid, how);
@@ -317,12 +368,8 @@ void session_list__tick(struct session_list *l)
 	for (int i = 0; i < l->nr; i++) {
 		struct daemon_session *s = l->s[i];
 
-		if (s->pid > 0 && s->kill_at && now >= s->kill_at) {
-			daemon_log("session %s: pid %d did not stop in %llus: SIGKILL", s->name, s->pid,
-				   STOP_GRACE_NS / 1000000000);
-			kill(s->pid, SIGKILL);
-			s->kill_at = UINT64_MAX;	/* the reap ends it */
-		}
+		if (s->pid > 0 && s->stop_ns && !s->killed)
+			session__watch_stop(s, now);
 		if (s->pid < 0 && s->restart_at && now >= s->restart_at)
 			session__start(l, s);
 	}
@@ -345,8 +392,8 @@ int session_list__timeout_ms(const struct session_list *l)
 
 		if (s->pid < 0 && s->restart_at)
 			next = MIN(next, s->restart_at);
-		if (s->pid > 0 && s->kill_at && s->kill_at != UINT64_MAX)
-			next = MIN(next, s->kill_at);
+		if (s->pid > 0 && s->stop_ns && !s->killed)
+			next = MIN(next, now + STOP_CHECK_MS * 1000000ULL);
 	}
 	if (next == UINT64_MAX)
 		return -1;

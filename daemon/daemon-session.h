@@ -20,11 +20,27 @@ struct daemon_session {
 	time_t started;		/* wall clock, for "up" */
 	u64 start_ns;		/* monotonic, to tell a crash loop from a long run */
 	u64 restart_at;		/* monotonic ns of the next start; 0: none planned */
-	u64 kill_at;		/* stopping: SIGKILL when this passes; 0: not stopping */
+	u64 stop_ns;		/* stopping: when it was sent SIGINT; 0: not stopping */
+	u64 progress;		/* stopping: its CPU ticks and bytes written, as last read */
+	u64 progress_ns;	/* ... and when they last changed */
+	int killed;		/* stopping took too long: SIGKILL sent */
 	unsigned backoff_s;	/* the wait before the next restart after a death */
 	int removed;		/* forget it once it has ended */
 	int start_when_reaped;	/* its run changed: start the new one at once */
 };
+
+/* A stop (perf daemon stop, SIGTERM, a reload that changes or removes a
+ * session) lets a recorder write its last dump: SIGINT, then SIGKILL only
+ * once it has made no progress (no CPU time used, no byte written) for
+ * DAEMON_STOP_STALL_S, or has taken DAEMON_STOP_MAX_S in all. A dump that
+ * works, however slow (big rings, -z 19, a slow disk), keeps using CPU or
+ * writing; one that does neither for that long is stuck. The bound: a
+ * dump of a few GB of rings to a disk that takes 20 MB/s, or of 1 GB at
+ * zstd's level 19. The unit's TimeoutStopSec (contrib/perf-flightrec.service)
+ * and `perf daemon stop` wait DAEMON_STOP_MAX_S plus a margin for the
+ * daemon itself. */
+#define DAEMON_STOP_STALL_S 20
+#define DAEMON_STOP_MAX_S 300
 
 struct session_list {
 	struct daemon_session **s;
@@ -41,7 +57,8 @@ int session_list__apply(struct session_list *l, const struct daemon_config *conf
 /* A child ended: logs it, plans its restart with backoff (or drops a
  * removed session). Returns 1 if PID was a session's, 0 if not. */
 int session_list__reaped(struct session_list *l, pid_t pid, int status);
-/* Starts what is due, kills what would not stop in time. */
+/* Starts what is due, kills a stopping recorder that is stuck or over
+ * DAEMON_STOP_MAX_S. */
 void session_list__tick(struct session_list *l);
 /* SIGINT to every running session, none restarted after. */
 void session_list__stop_all(struct session_list *l);

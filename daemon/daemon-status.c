@@ -5,12 +5,32 @@
 #include "flight/trigger.h"
 #include "lib/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* When PID started, in clock ticks since boot (/proc/PID/stat's 22nd
+ * field): with the pid, it names one process for ever. 0 when unknown. */
+static unsigned long long process_start(pid_t pid)
+{
+	unsigned long long start = 0;
+	char path[64], *stat, *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	stat = read_file(path, NULL);
+	/* the comm may hold blanks and parentheses: the fields follow its last ')' */
+	p = stat ? strrchr(stat, ')') : NULL;
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			 "%*d %*d %*d %*d %llu", &start) != 1)
+		start = 0;
+	free(stat);
+	return start;
+}
 
 static pid_t lock_owner_fd(int fd)
 {
@@ -24,7 +44,7 @@ static pid_t lock_owner_fd(int fd)
 int daemon_lock__take(const char *base, char *errbuf, size_t errsz)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	char path[4096], pid[32];
+	char path[4096], pid[64];
 	int fd, err;
 
 	snprintf(path, sizeof(path), "%s/lock", base);
@@ -45,7 +65,9 @@ int daemon_lock__take(const char *base, char *errbuf, size_t errsz)
 		close(fd);
 		return err;
 	}
-	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	/* who took it, for `perf daemon stop` to tell this daemon from any
+	 * other process that holds a lock on the file */
+	snprintf(pid, sizeof(pid), "%d %llu\n", (int)getpid(), process_start(getpid()));
 	err = ftruncate(fd, 0) ? -errno : pwrite_all(fd, pid, strlen(pid), 0);
 	if (err) {
 		snprintf(errbuf, errsz, "failed: perf daemon: lock %s: %s", path, strerror(-err));
@@ -55,23 +77,37 @@ int daemon_lock__take(const char *base, char *errbuf, size_t errsz)
 	return fd;
 }
 
-pid_t daemon_lock__owner(const char *base)
+pid_t daemon_lock__owner(const char *base, pid_t *holder)
 {
-	char path[4096];
+	unsigned long long start = 0;
+	char path[4096], text[64] = "";
+	int fd, recorded = 0;
 	pid_t pid;
-	int fd;
+	ssize_t n;
 
+	*holder = 0;
 	snprintf(path, sizeof(path), "%s/lock", base);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
 	pid = lock_owner_fd(fd);
+	n = pread(fd, text, sizeof(text) - 1, 0);
 	close(fd);
+	if (pid <= 0)
+		return pid;
+	*holder = pid;
+	text[n > 0 ? n : 0] = '\0';
+	/* the daemon wrote its pid and start when it took the lock: a
+	 * process that holds a lock on the file but is not that one (the
+	 * daemon died, something else locked the file) is nobody's to signal */
+	if (sscanf(text, "%d %llu", &recorded, &start) != 2 || recorded != pid || !start ||
+	    process_start(pid) != start)
+		return -ESRCH;
 	return pid;
 }
 
 int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
-			 const struct session_list *l)
+			 const struct session_list *l, char *errbuf, size_t errsz)
 {
 	char tmp[4096], path[4096];
 	int fd, err = 0;
@@ -85,7 +121,7 @@ int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
 		err = -errno;
 		if (fd >= 0)
 			close(fd);
-		daemon_log("status %s: %s", tmp, strerror(-err));
+		snprintf(errbuf, errsz, "%s: %s", tmp, strerror(-err));
 		return err;
 	}
 	fprintf(f, "daemon\t%d\t%lld\n", (int)daemon_pid, (long long)started);
@@ -100,16 +136,32 @@ int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
 	if (!err && rename(tmp, path))
 		err = -errno;
 	if (err) {
-		daemon_log("status %s: %s", path, strerror(-err));
+		snprintf(errbuf, errsz, "%s: %s", path, strerror(-err));
 		unlink(tmp);
 	}
 	return err;
 }
 
+static int status__push(struct daemon_status *st, const char *name, const char *run, pid_t pid,
+			time_t started)
+{
+	struct status_session *n = realloc(st->sessions, (st->nr + 1) * sizeof(*n)), *s;
+
+	if (!n)
+		return -ENOMEM;
+	st->sessions = n;
+	s = &n[st->nr];
+	s->pid = pid;
+	s->started = started;
+	s->name = strdup(name);
+	s->run = strdup(run);
+	st->nr++;
+	return s->name && s->run ? 0 : -ENOMEM;
+}
+
 static int status__add(struct daemon_status *st, char *line)
 {
 	char *f[4], *save = NULL, *tok = strtok_r(line, "\t\n", &save);
-	struct status_session *n, *s;
 	int nf = 0;
 
 	for (; tok && nf < 4; tok = nf < 3 ? strtok_r(NULL, "\t\n", &save) :
@@ -124,17 +176,7 @@ static int status__add(struct daemon_status *st, char *line)
 	}
 	if (nf < 4)
 		return 0;
-	n = realloc(st->sessions, (st->nr + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	st->sessions = n;
-	s = &n[st->nr];
-	s->pid = atoi(f[1]);
-	s->started = atoll(f[2]);
-	s->name = strdup(f[0]);
-	s->run = strdup(f[3]);
-	st->nr++;
-	return s->name && s->run ? 0 : -ENOMEM;
+	return status__push(st, f[0], f[3], atoi(f[1]), atoll(f[2]));
 }
 
 struct daemon_status *daemon_status__new(const char *base)
@@ -163,6 +205,69 @@ out:
 	daemon_status__delete(st);
 	errno = err;
 	return NULL;
+}
+
+static int status__has(const struct daemon_status *st, const char *name)
+{
+	for (int i = 0; i < st->nr; i++)
+		if (!strcmp(st->sessions[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Whether BASE/session-NAME is a directory of ours whose control fifo a
+ * recorder holds open (a fifo without a reader refuses a writer: ENXIO). */
+static int session_dir__running(int base_fd, const char *name, int *exists)
+{
+	char path[300];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "session-%s", name);
+	*exists = !fstatat(base_fd, path, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
+		  st.st_uid == geteuid();
+	if (!*exists)
+		return 0;
+	snprintf(path, sizeof(path), "session-%s/control", name);
+	fd = openat(base_fd, path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+int daemon_status__add_sessions(struct daemon_status *st, const char *base, const char *name)
+{
+	int base_fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC), exists, err = 0;
+	struct dirent *de;
+	DIR *dir;
+
+	if (base_fd < 0)
+		return -errno;
+	if (name) {
+		/* a name as the config allows them: never a path */
+		if (*name && name[0] != '.' && !name[strspn(name, SESSION_NAME_CHARS)] &&
+		    strlen(name) < 256 && !status__has(st, name) &&
+		    (session_dir__running(base_fd, name, &exists) || exists))
+			err = status__push(st, name, "?", 0, 0);
+		close(base_fd);
+		return err;
+	}
+	dir = fdopendir(base_fd);
+	if (!dir) {
+		err = -errno;
+		close(base_fd);
+		return err;
+	}
+	while (!err && (de = readdir(dir))) {
+		const char *n = de->d_name + 8;
+
+		if (!strncmp(de->d_name, "session-", 8) && *n && !n[strspn(n, SESSION_NAME_CHARS)] &&
+		    !status__has(st, n) && session_dir__running(dirfd(dir), n, &exists))
+			err = status__push(st, n, "?", 0, 0);
+	}
+	closedir(dir);
+	return err;
 }
 
 void daemon_status__delete(struct daemon_status *st)

@@ -17,14 +17,19 @@ struct session_list;
  * lifetime), or -errno with errbuf saying why; -EAGAIN when another daemon
  * owns BASE ("failed: another perf daemon (pid N) owns BASE"). */
 int daemon_lock__take(const char *base, char *errbuf, size_t errsz);
-/* The pid of the daemon owning BASE, 0 when none does, -errno. */
-pid_t daemon_lock__owner(const char *base);
+/* The pid of the daemon owning BASE: the process that holds the lock and
+ * wrote its pid and start time into the file when it took it. 0 when
+ * nobody holds the lock; -ESRCH when a process (its pid in *holder)
+ * holds it that is not the daemon which took it; -errno. */
+pid_t daemon_lock__owner(const char *base, pid_t *holder);
 
 /* BASE/status: the daemon's pid and start, and each session's pid, start
  * and run, rewritten (temp name, then rename) whenever one changes, for
- * `perf daemon` (the listing), ping and signal. */
+ * `perf daemon` (the listing), ping and signal. 0, or -errno with errbuf
+ * naming the file (the daemon retries: a full disk must not leave a
+ * session unlisted for good). */
 int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
-			 const struct session_list *l);
+			 const struct session_list *l, char *errbuf, size_t errsz);
 
 struct status_session {
 	char *name, *run;
@@ -43,6 +48,16 @@ struct daemon_status {
  * daemon_status__delete(), or NULL with errno set. */
 struct daemon_status *daemon_status__new(const char *base);
 void daemon_status__delete(struct daemon_status *st);
+
+/* The bytes of a session's name (daemon/daemon-config.c checks them). */
+#define SESSION_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+
+/* Sessions the status does not list (it could not be written, a full
+ * disk) but whose directory says they are there, added with pid 0 and run
+ * "?": with NAME, BASE/session-NAME if it is a directory of ours; without,
+ * every BASE/session-* whose control fifo a recorder holds open. A running
+ * session is so never invisible to ping and signal. 0 or -errno. */
+int daemon_status__add_sessions(struct daemon_status *st, const char *base, const char *name);
 
 /* A session's run writes this, then its pid and " ]", as the first line
  * of its messages in SESSION_DIR/output. */

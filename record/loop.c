@@ -107,6 +107,21 @@ int record__handle_signals(struct record *rec)
 	return why;
 }
 
+/* A snapshot: queued for the switch that will answer it, or answered at
+ * once with why there will be none. */
+static void record__snapshot_cmd(struct record *rec, struct control_ack *ack,
+				 struct control_acks *now)
+{
+	if (!rec->so.kind)
+		ack->why = "the recorder runs without --switch-output";
+	else if (!record__ask_switch(rec))
+		ack->why = "the trigger is over --switch-output-max-rate";
+	else if (control_acks__add(&rec->acks_owed, ack))
+		ack->why = "too many commands wait for one dump";
+	if (ack->why && control_acks__add(now, ack))
+		control__answer(&rec->control, ack, NULL, NULL);
+}
+
 /* Serves the commands that are queued (up to a pipe's worth, so a writer
  * that never stops cannot hold the loop away from signals). Work is done
  * once per round whatever the number of commands: a snapshot is acked
@@ -118,16 +133,18 @@ int record__handle_signals(struct record *rec)
 void record__control(struct record *rec, struct pollfd *pfd, int *why)
 {
 	size_t budget = CONTROL_READ_BUDGET;
-	int n, acks = 0, enable = -1;
+	struct control_acks now = { 0 };
+	struct control_ack ack;
+	int n, enable = -1;
 	enum control_cmd cmd;
 
 	do {
 		n = control__fill(&rec->control);
 		budget -= n > 0 ? MIN(budget, (size_t)n) : 0;
-		while (*why == RECORD_RUNNING && (cmd = control__next(&rec->control)) != CTL_NONE) {
-			/* a snapshot the rate limit drops is answered now */
-			if (cmd == CTL_SNAPSHOT && rec->so.kind && record__ask_switch(rec)) {
-				rec->acks_owed++;
+		while (*why == RECORD_RUNNING &&
+		       (cmd = control__next(&rec->control, &ack)) != CTL_NONE) {
+			if (cmd == CTL_SNAPSHOT) {
+				record__snapshot_cmd(rec, &ack, &now);
 				continue;
 			}
 			if (cmd == CTL_ENABLE || cmd == CTL_DISABLE)
@@ -136,7 +153,8 @@ void record__control(struct record *rec, struct pollfd *pfd, int *why)
 				*why = RECORD_STOP_SIGNAL;
 			else if (cmd == CTL_UNKNOWN && rec->opts.verbose)
 				pr_err("perf record: --control: unknown command ignored\n");
-			acks++;
+			if (control_acks__add(&now, &ack))
+				control__answer(&rec->control, &ack, NULL, NULL);
 		}
 	} while (n > 0 && budget && *why == RECORD_RUNNING);
 	if (enable >= 0) {
@@ -145,8 +163,8 @@ void record__control(struct record *rec, struct pollfd *pfd, int *why)
 		if (!rec->opts.quiet)
 			pr_err("Events %s\n", enable ? "enabled" : "disabled");
 	}
-	while (acks-- > 0)
-		control__ack(&rec->control);
+	control__answer_all(&rec->control, &now, NULL, NULL);
+	control_acks__exit(&now);
 	if (n == 0 || (n < 0 && n != -EAGAIN)) {
 		if (n < 0)
 			pr_err("perf record: --control: read: %s: no more commands\n", strerror(-n));

@@ -936,6 +936,8 @@ static void record__options_flight(struct record *rec, struct option_table *t)
 			      OPT_NEG),
 		OPT_CB_FLAGS(0, "switch-max-files", rec, "n", "keep only this run's newest N files",
 			     opt_max_files, OPT_NEG),
+		OPT_BOOL(0, "switch-max-files-earlier", &rec->so.earlier, "--switch-max-files "
+			 "counts the files earlier runs of this output left (perf daemon's sessions)"),
 		OPT_STR(0, "switch-output-event", &rec->switch_event, "event",
 			"switch output when this event occurs"),
 		OPT_CB_FLAGS(0, "switch-output-delay", rec, "time", "switch (dump) TIME after a "

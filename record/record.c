@@ -238,6 +238,19 @@ static void removed_file(const char *path, void *arg)
 		pr_err("[ perf record: Removed %s (--switch-max-files) ]\n", path);
 }
 
+int record__adopt_earlier(struct record *rec)
+{
+	int err;
+
+	if (!rec->so.earlier || !rec->so.max_files)
+		return 0;
+	err = switch_output__adopt(&rec->so, rec->opts.output, removed_file, rec);
+	if (err)
+		pr_err("perf record: --switch-max-files-earlier: %s: %s\n", rec->opts.output,
+		       strerror(-err));
+	return err;
+}
+
 /* The path of the next output: -o itself, or -o.TIMESTAMP when switching. */
 static char *record__next_path(struct record *rec)
 {
@@ -273,6 +286,8 @@ static void record__placed(struct record *rec, const char *placed, int no_featur
 		       "in %s\n", rec->opts.output, rec->opts.output, placed);
 	if (announce && !rec->opts.quiet)
 		pr_err("[ perf record: Dump %s ]\n", placed);
+	/* what the commands this switch serves are answered with */
+	snprintf(rec->placed, sizeof(rec->placed), "%s", placed);
 	if (name)
 		switch_output__created(&rec->so, name, removed_file, rec);
 	else if (rec->so.kind)
@@ -280,10 +295,20 @@ static void record__placed(struct record *rec, const char *placed, int no_featur
 		       placed, strerror(ENOMEM));
 }
 
-void record__send_acks(struct record *rec, int *acks)
+void record__send_acks(struct record *rec, struct control_acks *acks, const char *why)
 {
-	for (; *acks > 0; (*acks)--)
-		control__ack(&rec->control);
+	if (rec->placed[0])
+		control__answer_all(&rec->control, acks, rec->placed, NULL);
+	else
+		control__answer_all(&rec->control, acks, NULL, rec->why_none[0] ? rec->why_none : why);
+}
+
+/* A switch, a dump or the end begins: what it places, or why it places
+ * nothing, is what the commands it serves are told. */
+static void record__switch_begins(struct record *rec)
+{
+	rec->placed[0] = '\0';
+	rec->why_none[0] = '\0';
 }
 
 /* Drains the rings to their heads for a dump, which must neither miss
@@ -311,24 +336,25 @@ static s64 record__drain_all(struct record *rec)
 }
 
 /* Captures the rings into rec->dump, ready to be written. 0 or -errno,
- * reported and counted. */
+ * reported (and kept in rec->why_none for the commands it answers) and
+ * counted. */
 static int record__capture(struct record *rec)
 {
 	struct header_info info = record__info(rec);
-	char *path = record__next_path(rec);
+	char *path = record__next_path(rec), *why = rec->why_none;
+	size_t whysz = sizeof(rec->why_none);
 	int err = path ? switch_output__reserve(&rec->so) : -ENOMEM;
 	s64 w;
 
 	if (err) {
-		pr_err("perf record: dump failed: %s\n", strerror(-err));
+		snprintf(why, whysz, "%s", strerror(-err));
 		goto fail;
 	}
 	/* tracking current up to the trigger */
 	w = record__drain_all(rec);
 	if (w < 0) {
 		err = w;
-		pr_err("perf record: dump failed: draining the tracking rings: %s\n",
-		       strerror(-err));
+		snprintf(why, whysz, "draining the tracking rings: %s", strerror(-err));
 		goto fail;
 	}
 	/* the rings stand still from here, and the twins sample; a capture
@@ -336,30 +362,30 @@ static int record__capture(struct record *rec)
 	 * copying one does: a name that cannot be is refused before */
 	if (strlen(path) >= PATH_MAX) {
 		err = -ENAMETOOLONG;
-		pr_err("perf record: dump failed: %s: %s\n", path, strerror(-err));
+		snprintf(why, whysz, "%s: %s", path, strerror(-err));
 		goto fail;
 	}
 	if (evlist__twinned(rec->evlist) && !rec->dump->opts.last &&
 	    (err = evlist__switch_twins(rec->evlist)) < 0) {
-		pr_err("perf record: dump failed: switching to the twin events: %s\n",
-		       strerror(-err));
+		snprintf(why, whysz, "switching to the twin events: %s", strerror(-err));
 		goto fail;
 	}
 	err = dump__capture(rec->dump, &rec->tracking, &rec->pending, path, !rec->so.kind,
 			    &info, rec->trigger_ns ? rec->trigger_ns : now_ns());
 	rec->trigger_ns = 0;
 	if (err) {
-		pr_err("perf record: dump failed: %s\n", rec->dump->errbuf);
+		snprintf(why, whysz, "%s", rec->dump->errbuf);
 		goto fail;
 	}
 	/* the history's records so far go with this dump, and no later one */
 	if (rec->history && (err = history__take(rec->history, &rec->dump->take))) {
-		pr_err("perf record: dump failed: taking the history: %s\n", strerror(-err));
+		snprintf(why, whysz, "taking the history: %s", strerror(-err));
 		goto fail;
 	}
 	free(path);
 	return 0;
 fail:
+	pr_err("perf record: dump failed: %s\n", why);
 	rec->dump_stats.failed++;
 	free(path);
 	return err;
@@ -371,11 +397,14 @@ int record__dump_done(struct record *rec, struct dump *d)
 	int err;
 
 	if (d->err == -ENODATA) {
+		snprintf(rec->why_none, sizeof(rec->why_none), "%s", rec->dump_stats.dumps ?
+			 "no samples since the last dump" : "no samples recorded");
 		if (!rec->opts.quiet)
 			pr_err(rec->dump_stats.dumps ?
 			       "[ perf record: No samples since the last dump: nothing written ]\n" :
 			       "[ perf record: No samples recorded: nothing written ]\n");
 	} else if (d->err) {
+		snprintf(rec->why_none, sizeof(rec->why_none), "%s", d->errbuf);
 		pr_err("perf record: dump failed: %s\n", d->errbuf);
 	} else {
 		record__placed(rec, d->placed, d->no_features, 1);
@@ -411,7 +440,7 @@ int record__dump_done(struct record *rec, struct dump *d)
 	dump_stats__add(&rec->dump_stats, &d->st);
 	if (d->take.slot)
 		history__release(rec->history, &d->take);
-	record__send_acks(rec, &rec->acks_in_flight);
+	record__send_acks(rec, &rec->acks_in_flight, "the dump failed");
 	/* no later dump can hold a sample older than this one's newest */
 	if (d->last_sample_time && tracking__prune(&rec->tracking, d->last_sample_time))
 		rec->dump_stats.prune_failed++;
@@ -422,11 +451,12 @@ int record__dump(struct record *rec)
 {
 	int err;
 
-	rec->acks_in_flight += rec->acks_owed;
-	rec->acks_owed = 0;
+	record__switch_begins(rec);
+	control_acks__move(&rec->control, &rec->acks_in_flight, &rec->acks_owed,
+			   "too many commands wait for one dump");
 	err = record__capture(rec);
 	if (err) {
-		record__send_acks(rec, &rec->acks_in_flight);
+		record__send_acks(rec, &rec->acks_in_flight, "the dump failed");
 		return err;
 	}
 	dump__write(rec->dump);
@@ -453,6 +483,7 @@ int record__finish_file(struct record *rec, int announce)
 		snprintf(rec->err, sizeof(rec->err), "%s", strerror(-err));
 	if (err) {
 		pr_err("perf record: %s\n", rec->err);
+		snprintf(rec->why_none, sizeof(rec->why_none), "%s", rec->err);
 		perf_data__abort(&rec->data);
 	} else {
 		record__placed(rec, rec->data.placed, rec->data.no_features, announce);
@@ -476,6 +507,7 @@ int record__finish_file(struct record *rec, int announce)
  * that could not be finished. */
 int record__end_file(struct record *rec, int err)
 {
+	record__switch_begins(rec);
 	if (!err) {
 		s64 w = record__drain(rec);
 
@@ -581,16 +613,17 @@ int record__switch(struct record *rec)
 	trigger__served(&rec->trigger);
 	if (rec->so.kind == SWITCH_TIME)
 		rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
+	record__switch_begins(rec);
 	if (!rec->opts.overwrite) {
 		err = record__rotate(rec);
-		record__send_acks(rec, &rec->acks_owed);
+		record__send_acks(rec, &rec->acks_owed, "no file was finished");
 		return err;
 	}
-	rec->acks_in_flight += rec->acks_owed;
-	rec->acks_owed = 0;
+	control_acks__move(&rec->control, &rec->acks_in_flight, &rec->acks_owed,
+			   "too many commands wait for one dump");
 	/* a failed dump was reported and counted; the rings keep recording */
 	if (record__capture(rec))
-		record__send_acks(rec, &rec->acks_in_flight);
+		record__send_acks(rec, &rec->acks_in_flight, "the dump failed");
 	else
 		writer__submit(&rec->writer, rec->dump);
 	return 0;

@@ -3,6 +3,7 @@
 #ifndef PERF_RECORD_H
 #define PERF_RECORD_H
 
+#include <limits.h>
 #include <linux/perf_event.h>
 #include "util/bpf-event.h"
 #include "util/bpf-sideband.h"
@@ -64,8 +65,10 @@ struct record {
 	u64 trigger_ns;			/* when the pending switch became due */
 	const char *control_spec;
 	struct control control;
-	int acks_owed;			/* control commands answered once their switch is done */
-	int acks_in_flight;		/* ... and those the dump being written will answer */
+	struct control_acks acks_owed;	/* control commands answered once their switch is done */
+	struct control_acks acks_in_flight; /* ... and those the dump being written will answer */
+	char placed[PATH_MAX];		/* the file the switch in hand placed; "" until then */
+	char why_none[PATH_MAX + 512];	/* ... or why it placed none */
 	int sig_fd;
 	int argc;
 	const char **argv;
@@ -111,8 +114,14 @@ int record__ask_switch(struct record *rec);
 /* Is a switch due now: an asked-for one whose delay is over, or a size or
  * time trigger? Never while the writer is busy with a dump. */
 int record__switch_due(struct record *rec);
-/* Answers *acks control commands (and zeroes the count). */
-void record__send_acks(struct record *rec, int *acks);
+/* Answers the control commands of ACKS (and empties it) with the file
+ * the switch in hand placed, or why it placed none (rec->why_none, else
+ * WHY). */
+void record__send_acks(struct record *rec, struct control_acks *acks, const char *why);
+/* --switch-max-files-earlier: the files of earlier runs of this output
+ * are counted (and the oldest beyond the bound deleted). 0 or -errno,
+ * said. */
+int record__adopt_earlier(struct record *rec);
 /* A --switch-output trigger fired: rotate the file, or capture the rings
  * and hand the dump to the writer (which must be free). 0, or -errno when
  * recording cannot go on. */

@@ -13,6 +13,7 @@ struct switch_output {
 	u64 size;		/* bytes, for SWITCH_SIZE */
 	u64 period_ns;		/* for SWITCH_TIME */
 	int max_files;		/* 0: keep all */
+	int earlier;		/* earlier runs' files count toward max_files */
 	char **files;		/* this run's files, oldest first */
 	int nr_files, cap_files;
 	u64 last_cs;		/* centisecond of the last name given */
@@ -43,6 +44,15 @@ int switch_output__reserve(struct switch_output *so);
  * oldest of this run's own files beyond it (their names go to removed). */
 void switch_output__created(struct switch_output *so, char *path,
 			    void (*removed)(const char *path, void *arg), void *arg);
+/* --switch-max-files-earlier: the files of earlier runs with the same
+ * OUTPUT in its directory count toward max_files, as the files this run
+ * made before (a perf daemon session restarted keeps its bound). Only
+ * files that look made by a run of ours: named as switch_output__name()
+ * names them, regular (never a link), ours, 0600, with one link; the
+ * oldest beyond max_files are deleted at once (their names to removed).
+ * 0 or -errno (the directory cannot be read, -ENOMEM). */
+int switch_output__adopt(struct switch_output *so, const char *output,
+			 void (*removed)(const char *path, void *arg), void *arg);
 void switch_output__exit(struct switch_output *so);
 
 #endif

@@ -7,6 +7,7 @@
 #include "record/record.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -66,6 +67,8 @@ static void fixture__exit(struct loop_fixture *f)
 			;
 		close(f->rec->sig_fd);
 	}
+	control_acks__exit(&f->rec->acks_owed);
+	control_acks__exit(&f->rec->acks_in_flight);
 	control__close(&f->rec->control);
 	trigger__exit(&f->rec->trigger);
 	evlist__delete(f->rec->evlist);
@@ -110,6 +113,7 @@ static void serve_control(struct loop_fixture *f, int *why)
 static int test_control_commands(struct loop_fixture *f)
 {
 	struct pollfd pfd = { .fd = f->rec->control.ctl_fd, .events = POLLIN };
+	struct control_ack ack;
 	int why;
 
 	f->rec->delay_base = 1;
@@ -129,7 +133,7 @@ static int test_control_commands(struct loop_fixture *f)
 	serve_control(f, &why);
 	TEST_ASSERT(why == RECORD_STOP_SIGNAL, "stop: why %d", why);
 	TEST_ASSERT(count_acks(f) == 1, "the stop acked, nothing after it served");
-	TEST_ASSERT(control__next(&f->rec->control) == CTL_PING, "the ping after stop was served");
+	TEST_ASSERT(control__next(&f->rec->control, &ack) == CTL_PING, "the ping after stop was served");
 
 	/* the writer closed its end: the fd leaves the poll set */
 	close(f->ctl[1]);
@@ -150,21 +154,90 @@ static int test_control_snapshot(struct loop_fixture *f)
 	TEST_ASSERT(!trigger__parse_rate(&f->rec->trigger, "1/1h"), "rate");
 	TEST_ASSERT(!send_cmds(f, "snapshot\n"), "write");
 	serve_control(f, &why);
-	TEST_ASSERT(why == RECORD_RUNNING && f->rec->acks_owed == 1, "owed %d",
-		    f->rec->acks_owed);
+	TEST_ASSERT(why == RECORD_RUNNING && f->rec->acks_owed.nr == 1, "owed %d",
+		    f->rec->acks_owed.nr);
 	TEST_ASSERT(count_acks(f) == 0, "a snapshot acked before its switch");
 	TEST_ASSERT(record__switch_due(f->rec), "no switch due after a snapshot");
 	trigger__served(&f->rec->trigger);	/* as record__switch() does */
-	record__send_acks(f->rec, &f->rec->acks_owed);
-	TEST_ASSERT(count_acks(f) == 1 && f->rec->acks_owed == 0, "the switch's ack");
+	record__send_acks(f->rec, &f->rec->acks_owed, "none");
+	TEST_ASSERT(count_acks(f) == 1 && f->rec->acks_owed.nr == 0, "the switch's ack");
 
 	TEST_ASSERT(!send_cmds(f, "snapshot\n"), "write");
 	serve_control(f, &why);
-	TEST_ASSERT(f->rec->trigger.limited == 1 && f->rec->acks_owed == 0,
+	TEST_ASSERT(f->rec->trigger.limited == 1 && f->rec->acks_owed.nr == 0,
 		    "over the rate: limited %llu owed %d",
-		    (unsigned long long)f->rec->trigger.limited, f->rec->acks_owed);
+		    (unsigned long long)f->rec->trigger.limited, f->rec->acks_owed.nr);
 	TEST_ASSERT(count_acks(f) == 1, "a dropped snapshot is acked at once");
 	TEST_ASSERT(!record__switch_due(f->rec), "a dropped snapshot made a switch due");
+	return TEST_OK;
+}
+
+/* What waits on the ack fd, all of it, as a string. */
+static const char *read_acks(struct loop_fixture *f, char *buf, size_t sz)
+{
+	ssize_t n = recv(f->ack[1], buf, sz - 1, MSG_DONTWAIT);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* A command with an ID is answered on a line with that ID: a snapshot
+ * with the absolute path of the file its switch placed, or why none was;
+ * plain commands still get the stock perf's "ack\n"; a malformed ID is
+ * an unknown command. */
+static int test_control_ids(struct loop_fixture *f)
+{
+	char buf[8192], want[PATH_MAX + 64], cwd[PATH_MAX];
+	int why;
+
+	TEST_ASSERT(getcwd(cwd, sizeof(cwd)), "getcwd");
+	f->rec->so.kind = SWITCH_SIGNAL;
+	TEST_ASSERT(!send_cmds(f, "snapshot 42.a-b_c\nping p1\nsnapshot\nping\nsnapshot x/y\n"
+			       "ping \xff\nenable 7\n"), "write");
+	serve_control(f, &why);
+	TEST_ASSERT(!strcmp(read_acks(f, buf, sizeof(buf)), "ack p1\nack\nack\nack\nack\n"),
+		    "before the switch: '%s'", buf);
+	TEST_ASSERT(f->rec->acks_owed.nr == 2, "owed %d", f->rec->acks_owed.nr);
+	trigger__served(&f->rec->trigger);
+	snprintf(f->rec->placed, sizeof(f->rec->placed), "perf.data.20270101000000%02d", 0);
+	record__send_acks(f->rec, &f->rec->acks_owed, "none");
+	snprintf(want, sizeof(want), "ack 42.a-b_c dump %s/perf.data.2027010100000000\nack\n", cwd);
+	TEST_ASSERT(!strcmp(read_acks(f, buf, sizeof(buf)), want), "'%s', want '%s'", buf, want);
+
+	/* no file: why, on the same line; a name escaped */
+	TEST_ASSERT(!send_cmds(f, "snapshot n1\n"), "write");
+	serve_control(f, &why);
+	f->rec->placed[0] = '\0';
+	snprintf(f->rec->why_none, sizeof(f->rec->why_none), "no room\nfor /x");
+	record__send_acks(f->rec, &f->rec->acks_owed, "none");
+	TEST_ASSERT(!strcmp(read_acks(f, buf, sizeof(buf)), "ack n1 none no room\\nfor /x\n"),
+		    "'%s'", buf);
+	f->rec->why_none[0] = '\0';
+	snprintf(f->rec->placed, sizeof(f->rec->placed), "/abs/a\nb");
+	TEST_ASSERT(!send_cmds(f, "snapshot n2\n"), "write");
+	serve_control(f, &why);
+	trigger__served(&f->rec->trigger);
+	record__send_acks(f->rec, &f->rec->acks_owed, "none");
+	TEST_ASSERT(!strcmp(read_acks(f, buf, sizeof(buf)), "ack n2 dump /abs/a\\nb\n"), "'%s'", buf);
+
+	/* answered at once: over the rate, and without --switch-output */
+	TEST_ASSERT(!trigger__parse_rate(&f->rec->trigger, "1/1h"), "rate");
+	TEST_ASSERT(!send_cmds(f, "snapshot r1\n"), "write");
+	serve_control(f, &why);
+	trigger__served(&f->rec->trigger);
+	record__send_acks(f->rec, &f->rec->acks_owed, "none");
+	read_acks(f, buf, sizeof(buf));
+	TEST_ASSERT(!send_cmds(f, "snapshot r2\n"), "write");
+	serve_control(f, &why);
+	TEST_ASSERT(!strcmp(read_acks(f, buf, sizeof(buf)),
+			    "ack r2 none the trigger is over --switch-output-max-rate\n"),
+		    "'%s'", buf);
+	f->rec->so.kind = SWITCH_NONE;
+	TEST_ASSERT(!send_cmds(f, "snapshot s1\n"), "write");
+	serve_control(f, &why);
+	TEST_ASSERT(!strcmp(read_acks(f, buf, sizeof(buf)),
+			    "ack s1 none the recorder runs without --switch-output\n"),
+		    "'%s'", buf);
 	return TEST_OK;
 }
 
@@ -327,6 +400,7 @@ static int test_record_loop(struct test_ctx *ctx)
 	} cases[] = {
 		{ "control commands", test_control_commands },
 		{ "control snapshot", test_control_snapshot },
+		{ "control ids", test_control_ids },
 		{ "signals", test_signals },
 		{ "workload", test_loop_workload },
 		{ "-D", test_delay },

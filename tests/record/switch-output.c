@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --switch-output values: the kind and amount, or the error */
@@ -142,7 +143,100 @@ static int test_rotation(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* Creates DIR/NAME with MODE; 0 or -1. */
+static int make_file(const char *dir, const char *name, mode_t mode)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_CREAT | O_WRONLY | O_EXCL, mode);
+	if (fd < 0 || fchmod(fd, mode))
+		return -1;
+	return close(fd);
+}
+
+static int exists(const char *dir, const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !lstat(path, &st);
+}
+
+/* --switch-max-files-earlier: the files an earlier run of the same output
+ * made count, oldest deleted first; nothing that is not one (another
+ * output's, a link, a file of another mode or with two names, a name
+ * that is not a timestamp) is counted or touched. */
+static int test_adopt(struct test_ctx *ctx)
+{
+	static const char *const mine[] = {
+		"perf.data.2026010100000000", "perf.data.2026010100000001-1",
+		"perf.data.2026010100000002-a1b2c3", "perf.data.2026010100000003",
+	};
+	static const char *const others[] = {
+		"perf.data.1999010100000000x", "perf.data.199901010000000", "perf.data.old",
+		"perf.data.1999010100000000-4", "other.data.1999010100000000",
+		"perf.data.1999010100000001", "perf.data.1999010100000002",
+		"perf.data.1999010100000003", "perf.data.1999010100000004",
+	};
+	char dir[] = "/tmp/frtest-adopt-XXXXXX", base[128], path[256], path2[256], cwd[4096];
+	struct switch_output so = { .kind = SWITCH_SIGNAL, .max_files = 2 };
+	int removed = 0;
+
+	(void)ctx;
+	TEST_ASSERT(mkdtemp(dir), "mkdtemp");
+	for (size_t i = 0; i < 4; i++)
+		TEST_ASSERT(!make_file(dir, mine[i], 0600), "%s", mine[i]);
+	for (size_t i = 0; i < 6; i++)
+		TEST_ASSERT(!make_file(dir, others[i], i == 5 ? 0644 : 0600), "%s", others[i]);
+	/* a link to a file of ours, a second name of one, a directory */
+	snprintf(path, sizeof(path), "%s/%s", dir, mine[3]);
+	snprintf(path2, sizeof(path2), "%s/%s", dir, others[6]);
+	TEST_ASSERT(!symlink(path, path2), "symlink");
+	snprintf(path2, sizeof(path2), "%s/%s", dir, others[7]);
+	TEST_ASSERT(!make_file(dir, "hard", 0600), "hard");
+	snprintf(path, sizeof(path), "%s/hard", dir);
+	TEST_ASSERT(!link(path, path2), "link");
+	snprintf(path, sizeof(path), "%s/%s", dir, others[8]);
+	TEST_ASSERT(!mkdir(path, 0700), "mkdir");
+
+	snprintf(base, sizeof(base), "%s/none.data", dir);
+	TEST_ASSERT(!switch_output__adopt(&so, base, count_removed, &removed) && !so.nr_files,
+		    "no earlier file: %d", so.nr_files);
+	snprintf(base, sizeof(base), "%s/perf.data", dir);
+	TEST_ASSERT(!switch_output__adopt(&so, base, count_removed, &removed), "adopt");
+	TEST_ASSERT(removed == 2 && !exists(dir, mine[0]) && !exists(dir, mine[1]) &&
+		    exists(dir, mine[2]) && exists(dir, mine[3]), "kept the newest 2 of 4: "
+		    "removed %d", removed);
+	snprintf(path, sizeof(path), "%s/%s", dir, mine[2]);
+	TEST_ASSERT(so.nr_files == 2 && !strcmp(so.files[0], path), "remembered %d: %s",
+		    so.nr_files, so.nr_files ? so.files[0] : "");
+	for (size_t i = 0; i < 9; i++)
+		TEST_ASSERT(exists(dir, others[i]), "%s was touched", others[i]);
+	/* a new file of this run: the oldest earlier one goes */
+	snprintf(path, sizeof(path), "%s/perf.data.2026010100000004", dir);
+	TEST_ASSERT(!make_file(dir, "perf.data.2026010100000004", 0600), "new");
+	TEST_ASSERT(!switch_output__reserve(&so), "reserve");
+	switch_output__created(&so, strdup(path), count_removed, &removed);
+	TEST_ASSERT(removed == 3 && !exists(dir, mine[2]) && exists(dir, mine[3]), "rotation");
+	switch_output__exit(&so);
+	/* a relative output is looked up in the current directory */
+	TEST_ASSERT(getcwd(cwd, sizeof(cwd)) && !chdir(dir), "chdir");
+	so = (struct switch_output){ .kind = SWITCH_SIGNAL, .max_files = 1 };
+	TEST_ASSERT(!switch_output__adopt(&so, "perf.data", count_removed, &removed), "adopt");
+	TEST_ASSERT(so.nr_files == 1 && !strcmp(so.files[0], "perf.data.2026010100000004") &&
+		    !exists(dir, mine[3]), "relative: %d", so.nr_files);
+	switch_output__exit(&so);
+	TEST_ASSERT(!chdir(cwd), "chdir back");
+	snprintf(path, sizeof(path), "rm -rf -- %s", dir);
+	TEST_ASSERT(!system(path), "cleanup");
+	return TEST_OK;
+}
+
 TEST_SUITE(suite_record_switch_output, "record/switch-output",
 	   "--switch-output: sizes, times and bad values; timestamped names in order; "
-	   "--switch-max-files keeps the newest of this run's files only",
-	   test_switch_output, test_triggers, test_rotation);
+	   "--switch-max-files keeps the newest of this run's files only, or with "
+	   "--switch-max-files-earlier of every run's",
+	   test_switch_output, test_triggers, test_rotation, test_adopt);
