@@ -1,6 +1,7 @@
 /* Build ids read from ELF notes (files, the kernel, modules, the vdso),
  * and where the build-id cache is. */
 #include "buildid/build-id.h"
+#include "buildid/mapped-file.h"
 #include "lib/buf.h"
 
 #include <errno.h>
@@ -77,17 +78,11 @@ int build_id__from_fd(int fd, u8 bid[BUILD_ID_SIZE])
 
 int build_id__from_path(const char *path, u8 bid[BUILD_ID_SIZE])
 {
-	/* O_NONBLOCK: a FIFO put in a binary's place must not hang the open;
-	 * only a regular file is read */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), len;
-	struct stat st;
+	/* a link, a FIFO or a device put in a binary's place is never opened */
+	int fd = mapped_file__open(path, NULL), len;
 
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
+		return fd;
 	len = build_id__from_fd(fd, bid);
 	close(fd);
 	return len;

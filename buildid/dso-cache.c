@@ -4,6 +4,7 @@
 #include "buildid/dso-hits-internal.h"
 #include "buildid/build-id-cache.h"
 #include "buildid/build-id.h"
+#include "buildid/mapped-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,8 +50,8 @@ static int dso__cache(struct hit_dso *d, const char *dir, u64 max)
 		u8 bid[BUILD_ID_SIZE];
 
 		src.fd = d->fd;
-		if (src.fd < 0 && (fd = src.fd = open(d->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
-			return -errno;
+		if (src.fd < 0 && (fd = src.fd = mapped_file__open(d->name, NULL)) < 0)
+			return fd;
 		/* a file replaced since it was mapped is another binary */
 		if (build_id__from_fd(src.fd, bid) != d->bid_len || memcmp(bid, d->bid, d->bid_len)) {
 			if (fd >= 0)
