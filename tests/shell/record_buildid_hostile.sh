@@ -90,4 +90,6 @@ for want in "$ok_bid $TMP/u/ok" "$live_bid $TMP/u/live"; do
 	[ "$(bid "$CACHE/.build-id/${b:0:2}/${b:2}/elf")" = "$b" ] ||
 		fail "the cache has no copy of ${want#* } with build id $b"
 done
+kill -9 $live $writer
+{ wait $live $writer; } 2>/dev/null
 exit 0
