@@ -62,7 +62,8 @@ static int path_fd(const char *name)
 
 	if (fd >= 0)
 		return fd;
-	if (errno == ENOSYS)	/* before Linux 5.6 */
+	/* before Linux 5.6, or a seccomp filter that does not know it */
+	if (errno == ENOSYS || errno == EPERM)
 		return mapped_file__path_fd_walk(name);
 	return errno == ELOOP || errno == ENOTDIR ? -ESTALE : -errno;
 }
