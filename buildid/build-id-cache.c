@@ -2,6 +2,7 @@
  * and DIR/.build-id/XX/REST -> ../../NAME/HEX. */
 #include "buildid/build-id-cache.h"
 #include "buildid/build-id.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,68 +50,158 @@ static int name_ok(const char *name)
 	return 1;
 }
 
-/* The source's bytes into fd: a file read from its start, whatever its
- * offset (the fd may be shared). */
-static int copy_src(int fd, const struct cache_src *src, u64 max)
+/* The next stretch of data at or after off and before size, in
+ * [*start, *end): 1, or 0 at the end. SEEK_DATA moves the offset an fd
+ * shares with its dups: the held fds are only ever read with pread. */
+static int next_data(int fd, off_t off, off_t size, off_t *start, off_t *end)
+{
+	off_t data = lseek(fd, off, SEEK_DATA), hole;
+
+	if (data < 0 && errno == ENXIO)
+		return 0;
+	if (data < 0)	/* holes not reported here: all of it is data */
+		data = off, hole = size;
+	else if ((hole = lseek(fd, data, SEEK_HOLE)) < 0)
+		return -errno;
+	*start = data;
+	*end = MIN(hole, size);
+	return *start < *end;
+}
+
+static int all_zero(const char *p, size_t n)
+{
+	return !n || (!p[0] && !memcmp(p, p + 1, n - 1));
+}
+
+/* [start, end) of in into out at the same offsets, blocks of zeros left
+ * as holes; *written counts what was written, at most lim->room. */
+static int copy_data(int out, int in, off_t start, off_t end, struct cache_limit *lim,
+		     u64 *written)
 {
 	char buf[65536];
-	struct stat st;
-	off_t off = 0;
 
-	if (src->fd < 0)
-		return src->len > max ? -EFBIG : write_all(fd, src->data, src->len);
-	if (fstat(src->fd, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	if ((u64)st.st_size > max)
-		return -EFBIG;
-	for (;;) {
-		ssize_t n = pread(src->fd, buf, sizeof(buf), off);
+	while (start < end) {
+		ssize_t n = pread(in, buf, MIN((off_t)sizeof(buf), end - start), start);
 		int err;
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		if ((u64)(off += n) > max)
-			return -EFBIG;	/* it grew since the fstat */
-		err = write_all(fd, buf, n);
-		if (err)
-			return err;
+		if (n <= 0)	/* 0: it shrank since the fstat: not the file mapped */
+			return n ? -errno : -ESTALE;
+		if (!all_zero(buf, n)) {
+			if ((*written += n) > lim->room)
+				return lim->over = 1, -EDQUOT;
+			err = pwrite_all(out, buf, n, start);
+			if (err)
+				return err;
+		}
+		start += n;
 	}
+	return 0;
 }
 
-/* DIR/NAME/HEX/FILE, written under a temporary name and renamed into place. */
-static int add_file(char *path, size_t dir_len, const char *file, const struct cache_src *src,
-		    u64 max)
+/* The source into fd: a file read from its start whatever its offset,
+ * only its data (holes and zeros stay holes: a sparse file costs the
+ * cache what it costs its owner, not its size), up to the size it had
+ * at the start. */
+static int copy_src(int fd, const struct cache_src *src, struct cache_limit *lim)
 {
-	size_t len = strlen(path);
-	char tmp[PATH_MAX + 64];
+	u64 written = 0;
+	off_t off = 0, start = 0, end = 0;
+	struct stat st;
+	int more;
+
+	if (src->fd < 0) {
+		if (src->len > lim->max)
+			return -EFBIG;
+		if (src->len > lim->room)
+			return lim->over = 1, -EDQUOT;
+		return write_all(fd, src->data, src->len);
+	}
+	if (fstat(src->fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if ((u64)st.st_size > lim->max)
+		return -EFBIG;
+	while ((more = next_data(src->fd, off, st.st_size, &start, &end)) > 0) {
+		int err = copy_data(fd, src->fd, start, end, lim, &written);
+
+		if (err)
+			return err;
+		off = end;
+	}
+	if (more < 0)
+		return more;
+	return ftruncate(fd, st.st_size) ? -errno : 0;
+}
+
+/* A file in dir with no name until link_tmp() gives it one, complete: a
+ * recorder killed while it copies leaves nothing behind. Where the
+ * filesystem has no O_TMPFILE, a named one, path.tmp.PID.XXXXXX (tmp). */
+static int open_tmp(const char *dir, const char *path, char *tmp, size_t size)
+{
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+
+	tmp[0] = '\0';
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd < 0 ? -errno : fd;
+	snprintf(tmp, size, "%s.tmp.%d.XXXXXX", path, (int)getpid());
+	fd = mkostemp(tmp, O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Names the complete file: a build id some other perf put there first
+ * is the same bytes. */
+static int link_tmp(int fd, const char *tmp, const char *path)
+{
+	char proc[64];
+
+	if (tmp[0])
+		return rename(tmp, path) ? -errno : 0;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) || errno == EEXIST)
+		return 0;
+	/* no /proc: AT_EMPTY_PATH takes CAP_DAC_READ_SEARCH */
+	if (errno == ENOENT && (!linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) || errno == EEXIST))
+		return 0;
+	return -errno;
+}
+
+/* DIR/NAME/HEX/FILE, copied into a file with no name and named when
+ * complete; what it took on disk in lim->used. */
+static int add_file(char *path, size_t dir_len, const char *file, const struct cache_src *src,
+		    struct cache_limit *lim)
+{
+	char tmp[PATH_MAX + 64], dst[PATH_MAX + 16];
 	struct stat st;
 	int err = make_dirs(path, dir_len), fd;
 
 	if (err)
 		return err;
-	snprintf(path + len, PATH_MAX - len, "/%s", file);
-	if (!lstat(path, &st))
+	snprintf(dst, sizeof(dst), "%s/%s", path, file);
+	if (!lstat(dst, &st))
 		return 0;	/* the same build id: the same bytes */
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d.XXXXXX", path, (int)getpid());
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = open_tmp(path, dst, tmp, sizeof(tmp));
 	if (fd < 0)
-		return -errno;
-	err = copy_src(fd, src, max);
+		return fd;
+	err = copy_src(fd, src, lim);
 	/* a binary keeps its execute bits, as in perf's cache (readers and
 	 * tests check them); the rest stays private */
 	if (!err && src->fd >= 0 && !fstat(src->fd, &st) && fchmod(fd, st.st_mode & 0755))
 		err = -errno;
+	/* what the disk gave it, metadata blocks included */
+	if (!err && !fstat(fd, &st) && (u64)st.st_blocks * 512 > lim->room) {
+		lim->over = 1;
+		err = -EDQUOT;
+	}
+	if (!err)
+		err = link_tmp(fd, tmp, dst);
+	if (!err)
+		lim->used = (u64)st.st_blocks * 512;
 	if (close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
+	if (err && tmp[0])
 		unlink(tmp);
 	return err;
 }
@@ -134,7 +225,7 @@ int build_id_cache__has(const char *dir, const char *name, const u8 *bid, int le
 }
 
 int build_id_cache__add(const char *dir, const char *name, const u8 *bid, int len,
-			const struct cache_src *src, u64 max)
+			const struct cache_src *src, struct cache_limit *lim)
 {
 	char hex[2 * BUILD_ID_SIZE + 1], path[PATH_MAX], target[PATH_MAX];
 	const char *rel = name + (name[0] == '/');
@@ -149,7 +240,9 @@ int build_id_cache__add(const char *dir, const char *name, const u8 *bid, int le
 		return -ENAMETOOLONG;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
-	err = add_file(path, dir_len, file, src, max);
+	lim->used = 0;
+	lim->over = 0;
+	err = add_file(path, dir_len, file, src, lim);
 	if (err)
 		return err;
 	snprintf(target, sizeof(target), "../../%s/%s", rel, hex);

@@ -1,6 +1,7 @@
 /* Build ids read from ELF notes (files, the kernel, modules, the vdso),
  * and where the build-id cache is. */
 #include "buildid/build-id.h"
+#include "buildid/mapped-file.h"
 #include "lib/buf.h"
 
 #include <errno.h>
@@ -88,6 +89,17 @@ int build_id__from_path(const char *path, u8 bid[BUILD_ID_SIZE])
 		close(fd);
 		return -EINVAL;
 	}
+	len = build_id__from_fd(fd, bid);
+	close(fd);
+	return len;
+}
+
+int build_id__from_mapped(const char *path, u8 bid[BUILD_ID_SIZE])
+{
+	int fd = mapped_file__open(path, NULL), len;
+
+	if (fd < 0)
+		return fd;
 	len = build_id__from_fd(fd, bid);
 	close(fd);
 	return len;

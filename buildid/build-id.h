@@ -18,6 +18,12 @@ int build_id__from_fd(int fd, u8 bid[BUILD_ID_SIZE]);
 /* The same for an ELF image libelf has open (its note sections). */
 int build_id__from_elf(Elf *elf, u8 bid[BUILD_ID_SIZE]);
 int build_id__from_path(const char *path, u8 bid[BUILD_ID_SIZE]);
+/* The same for the binary a mapping names, opened as mapped_file__open()
+ * does (no link followed, regular files only): what a recorder reads,
+ * where a local user may own a directory on the path. Readers of a file
+ * use build_id__from_path(): a path recorded elsewhere may run through a
+ * link here. */
+int build_id__from_mapped(const char *path, u8 bid[BUILD_ID_SIZE]);
 /* The running kernel's (/sys/kernel/notes), a module's
  * (/sys/module/NAME/notes), and this process's vdso's: length or 0/-errno. */
 int build_id__kernel(u8 bid[BUILD_ID_SIZE]);

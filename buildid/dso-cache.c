@@ -4,6 +4,7 @@
 #include "buildid/dso-hits-internal.h"
 #include "buildid/build-id-cache.h"
 #include "buildid/build-id.h"
+#include "buildid/mapped-file.h"
 #include "lib/escape.h"
 
 #include <errno.h>
@@ -24,7 +25,7 @@ static void vdso_image(struct cache_src *src)
 	src->len = base ? eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize : 0;
 }
 
-static int dso__cache(struct hit_dso *d, const char *dir, u64 max)
+static int dso__cache(struct hit_dso *d, const char *dir, struct cache_limit *lim)
 {
 	struct cache_src src = { .fd = -1 };
 	struct buf kallsyms = { 0 };
@@ -50,8 +51,8 @@ static int dso__cache(struct hit_dso *d, const char *dir, u64 max)
 		u8 bid[BUILD_ID_SIZE];
 
 		src.fd = d->fd;
-		if (src.fd < 0 && (fd = src.fd = open(d->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
-			return -errno;
+		if (src.fd < 0 && (fd = src.fd = mapped_file__open(d->name, NULL)) < 0)
+			return fd;
 		/* a file replaced since it was mapped is another binary */
 		if (build_id__from_fd(src.fd, bid) != d->bid_len || memcmp(bid, d->bid, d->bid_len)) {
 			if (fd >= 0)
@@ -59,53 +60,73 @@ static int dso__cache(struct hit_dso *d, const char *dir, u64 max)
 			return -ESTALE;
 		}
 	}
-	err = build_id_cache__add(dir, d->name, d->bid, d->bid_len, &src, max);
+	err = build_id_cache__add(dir, d->name, d->bid, d->bid_len, &src, lim);
 	buf__release(&kallsyms);
 	if (fd >= 0)
 		close(fd);
 	return err;
 }
 
-void dso_hits__fill_cache(struct dso_hits *s, const char *dir, u64 max, struct dso_hits_cache_stats *st)
+static void cache_stats__count(struct dso_hits_cache_stats *st, const char *name, int err,
+			       int over_cap)
 {
+	if (!err) {
+		st->added++;
+		return;
+	}
+	if (err == -EFBIG)
+		st->too_big++;
+	else if (over_cap)	/* a quota's -EDQUOT is a failure */
+		st->over_cap++;
+	else if (err == -ENOENT || err == -EACCES || err == -ESTALE || err == -EINVAL ||
+		 err == -EPERM)
+		st->unreadable++;
+	else
+		st->failed++;
+	st->last_err = err;
+	snprintf(st->last_name, sizeof(st->last_name), "%s", name);
+}
+
+void dso_hits__fill_cache(struct dso_hits *s, const char *dir, struct dso_cache_budget *budget,
+			  struct dso_hits_cache_stats *st)
+{
+	struct dso_cache_budget unbounded = { .max = ~0ULL };
+
+	if (!budget)
+		budget = &unbounded;
 	for (int i = 0; i < s->nr; i++) {
 		struct hit_dso *d = &s->d[i];
+		struct cache_limit lim = {
+			.max = DSO_CACHE_MAX,
+			.room = budget->max - MIN(budget->added, budget->max),
+		};
 		int err;
 
 		if (!dso_hits__wanted(s, d) || (!d->bid_len && !d->bid_err))
 			continue;
 		/* gone before its build id could be read: not in the file either */
-		err = d->bid_len ? dso__cache(d, dir, max) : d->bid_err;
-		if (!err) {
-			st->added++;
-			continue;
-		}
-		if (err == -EFBIG)
-			st->too_big++;
-		else if (err == -ENOENT || err == -EACCES || err == -ESTALE || err == -EINVAL ||
-			 err == -EPERM)
-			st->unreadable++;
-		else
-			st->failed++;
-		st->last_err = err;
-		snprintf(st->last_name, sizeof(st->last_name), "%s", d->name);
+		err = d->bid_len ? dso__cache(d, dir, &lim) : d->bid_err;
+		budget->added += lim.used;
+		budget->left_out += lim.over;
+		cache_stats__count(st, d->name, err, lim.over);
 	}
 }
 
 void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file,
 				  int quiet)
 {
-	u64 missed = st->unreadable + st->too_big + st->failed;
+	u64 missed = st->unreadable + st->too_big + st->over_cap + st->failed;
 	char name[ESCAPE_LOG_SIZE];
 
 	if (!missed || (quiet && !st->failed))
 		return;
 	/* the name is a user's: escaped, it cannot start a line of its own */
 	pr_err("perf record: %s: build-id cache: %llu of %llu binaries left out (%llu unreadable "
-	       "or gone, %llu over %llu MB, %llu failed; last: %s: %s)\n", file,
-	       (unsigned long long)missed, (unsigned long long)(missed + st->added),
-	       (unsigned long long)st->unreadable, (unsigned long long)st->too_big,
-	       DSO_CACHE_MAX >> 20, (unsigned long long)st->failed,
+	       "or gone, %llu over %llu MB, %llu over --buildid-cache-max, %llu failed; last: "
+	       "%s: %s)\n", file, (unsigned long long)missed,
+	       (unsigned long long)(missed + st->added), (unsigned long long)st->unreadable,
+	       (unsigned long long)st->too_big, DSO_CACHE_MAX >> 20,
+	       (unsigned long long)st->over_cap, (unsigned long long)st->failed,
 	       escape__str(name, sizeof(name), st->last_name),
 	       strerror(-st->last_err));
 }

@@ -25,7 +25,7 @@ static void dso__resolve(struct hit_dso *d)
 		snprintf(mod, sizeof(mod), "%.*s", (int)strlen(d->name) - 2, d->name + 1);
 		n = build_id__module(mod, d->bid);
 	} else {
-		n = d->fd >= 0 ? build_id__from_fd(d->fd, d->bid) : build_id__from_path(d->name, d->bid);
+		n = d->fd >= 0 ? build_id__from_fd(d->fd, d->bid) : build_id__from_mapped(d->name, d->bid);
 	}
 	d->bid_len = n > 0 ? n : 0;
 	d->bid_err = n < 0 ? n : 0;

@@ -3,6 +3,7 @@
 #include "buildid/held-files.h"
 #include "buildid/dso-hits.h"
 #include "buildid/dso-hits-internal.h"
+#include "buildid/mapped-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +48,24 @@ void held_files__delete(struct held_files *h)
 	free(h);
 }
 
+/* What the kernel mapped, as an MMAP2 record says: the task's range and,
+ * unless the record carries a build id in their place, device and inode. */
+static void mmap2_id(const struct perf_event_header *rec, struct mapped_file_id *id)
+{
+	const char *p = (const char *)rec;
+
+	memset(id, 0, sizeof(*id));
+	memcpy(&id->pid, p + 8, 4);
+	memcpy(&id->start, p + 16, 8);
+	memcpy(&id->len, p + 24, 8);
+	if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+		return;
+	memcpy(&id->maj, p + 40, 4);
+	memcpy(&id->min, p + 44, 4);
+	memcpy(&id->ino, p + 48, 8);
+	id->has_ino = 1;
+}
+
 /* The file an MMAP2 record maps, if it is an executable map of a file. */
 static const char *mmap2_file(const struct perf_event_header *rec, const u8 **bid, int *bid_len)
 {
@@ -82,6 +101,7 @@ void held_files__see(struct held_files *h, const struct perf_event_header *rec)
 	const u8 *bid;
 	int bid_len, fd;
 	const char *name = mmap2_file(rec, &bid, &bid_len);
+	struct mapped_file_id id;
 	struct held_file *f;
 
 	if (!name || held__find(h, h->nr, name, bid, bid_len) >= 0)
@@ -90,8 +110,10 @@ void held_files__see(struct held_files *h, const struct perf_event_header *rec)
 		h->refused++;
 		return;
 	}
-	/* O_NONBLOCK: a fifo planted under a mapped name must not stall the loop */
-	fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	/* the file mapped or none: a link, a FIFO or a device a user put
+	 * under the name since is never opened, nor held as the binary */
+	mmap2_id(rec, &id);
+	fd = mapped_file__open(name, &id);
 	f = &h->f[h->nr];
 	if (fd < 0 || !(f->name = strdup(name))) {
 		if (fd >= 0)

@@ -34,13 +34,16 @@ struct held_file {
 struct held_files {
 	struct held_file *f;
 	int nr, max;
-	u64 refused;		/* files not held: over max, or open() failed */
+	u64 refused;		/* files not held: over max, gone, or not the file mapped */
 };
 
 /* NULL with errno set; freed (fds closed) with held_files__delete(). */
 struct held_files *held_files__new(void);
 void held_files__delete(struct held_files *h);
-/* A tracking record: an executable MMAP2 of a file not held yet opens it. */
+/* A tracking record: an executable MMAP2 of a file not held yet opens it,
+ * the file the record says was mapped (mapped_file__open()): a name
+ * that now leads elsewhere (a link, a FIFO, another file) is counted in
+ * refused, as a file gone. */
 void held_files__see(struct held_files *h, const struct perf_event_header *rec);
 /* After the log (records back to back) was pruned: closes the files no
  * MMAP2 in it maps any more. Never while a dump is being written. */

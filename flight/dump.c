@@ -536,7 +536,7 @@ static int dump__run(struct dump *d)
 	/* the file is in place: the cache can only add to it */
 	memset(&d->cache, 0, sizeof(d->cache));
 	if (!err && d->opts.buildid_dir[0])
-		dso_hits__fill_cache(out.hits, d->opts.buildid_dir, DSO_CACHE_MAX, &d->cache);
+		dso_hits__fill_cache(out.hits, d->opts.buildid_dir, d->opts.cache_budget, &d->cache);
 	dso_hits__delete(out.hits);
 	if (err)
 		return err;

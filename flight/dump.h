@@ -29,6 +29,7 @@ struct dump_opts {
 	int buildid;		/* the BUILD_ID feature (0: -B) */
 	int buildid_all;	/* --buildid-all */
 	char buildid_dir[PATH_MAX];	/* the build-id cache to fill ("": -N) */
+	struct dso_cache_budget *cache_budget;	/* the recording's, shared by its dumps */
 	int history_slots;	/* --history: its rings (0: no history) */
 };
 

@@ -512,6 +512,20 @@ static int opt_bytes(const char *name, const char *arg, u64 *out)
 	return 0;
 }
 
+/* the cap on what a user's binaries can make root's cache take */
+static int opt_buildid_cache_max(const struct option *opt, const char *arg, int unset)
+{
+	u64 *max = &opt_record(opt)->opts.buildid_cache_max;
+
+	(void)unset;
+	if (parse_size(arg, max) || !*max) {
+		pr_err("perf record: invalid --buildid-cache-max '%s': expected a size above 0, "
+		       "like 2G or 512M (-N: no cache at all)\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static int opt_max_size(const struct option *opt, const char *arg, int unset)
 {
 	(void)unset;
@@ -698,6 +712,9 @@ static int record__setup_dump_opts(struct record *rec)
 		snprintf(rec->dump_opts.buildid_dir, PATH_MAX, "%s", dir);
 		free(dir);
 	}
+	rec->cache_budget.max = opts->buildid_cache_max ? opts->buildid_cache_max :
+				DSO_CACHE_BUDGET;
+	rec->dump_opts.cache_budget = &rec->cache_budget;
 	return 0;
 }
 
@@ -882,6 +899,9 @@ static void record__options_session(struct record *rec, struct option_table *t)
 		OPT_BOOL(0, "buildid-all", &opts->buildid_all, "Record build-id of all DSOs "
 			 "regardless of hits"),
 		OPT_BOOL(0, "buildid-mmap", &opts->buildid_mmap, "Record build-id in map events"),
+		OPT_CB(0, "buildid-cache-max", rec, "size", "the most disk the binaries this "
+		       "recording copies into the build-id cache may take (default 2G)",
+		       opt_buildid_cache_max),
 	};
 
 	option_table__add(t, o, ARRAY_SIZE(o));

@@ -75,6 +75,7 @@ struct record_opts {
 	int no_buildid_cache;	/* -N: there is no build-id cache to update: accepted */
 	int buildid_all;	/* --buildid-all: every synthesized map has its build id anyway */
 	int buildid_mmap;	/* --buildid-mmap: build ids in the kernel's MMAP2 records */
+	u64 buildid_cache_max;	/* --buildid-cache-max (0: DSO_CACHE_BUDGET) */
 	int no_inherit;
 	int group;		/* --group: every -e event in one group */
 	int all_user;		/* --all-user: exclude_kernel on every event */

@@ -491,7 +491,7 @@ int record__finish_file(struct record *rec, int announce)
 			struct dso_hits_cache_stats cs = { 0 };
 
 			dso_hits__fill_cache(rec->data.hits, rec->dump_opts.buildid_dir,
-					 DSO_CACHE_MAX, &cs);
+					     &rec->cache_budget, &cs);
 			dso_hits_cache_stats__report(&cs, rec->data.placed, rec->opts.quiet);
 		}
 	}

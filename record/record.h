@@ -57,6 +57,7 @@ struct record {
 	int write_failed;		/* normal mode: the file could take no more */
 	u64 tracking_max;
 	struct dump_opts dump_opts;
+	struct dso_cache_budget cache_budget;	/* --buildid-cache-max: all files' and dumps' */
 	struct dump_stats dump_stats;	/* every dump's, summed */
 	u64 prelude_max;		/* the biggest prelude of one dump, in records */
 	struct dump *dump;		/* overwrite mode: the capture buffers */

@@ -114,6 +114,12 @@ void record__print_summary(struct record *rec)
 	else if (rec->stats.lost)
 		pr_err("Warning: %llu samples lost: the rings filled up (try a bigger -m or "
 		       "a lower -F)\n", (unsigned long long)rec->stats.lost);
+	if (rec->cache_budget.left_out)
+		pr_err("[ perf record: build-id cache: %llu binaries left out: this recording added "
+		       "%.1f MB of --buildid-cache-max=%lluK ]\n",
+		       (unsigned long long)rec->cache_budget.left_out,
+		       rec->cache_budget.added / 1048576.0,
+		       (unsigned long long)(rec->cache_budget.max >> 10));
 	if (rec->opts.overwrite) {
 		record__print_flight(rec);
 		return;

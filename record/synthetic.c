@@ -67,7 +67,7 @@ int build_id_cache__get(struct build_id_cache *c, const char *path, u8 bid[BUILD
 	e->path = strdup(path);
 	if (!e->path)
 		return 0;
-	e->len = MAX(build_id__from_path(path, e->bid), 0);
+	e->len = MAX(build_id__from_mapped(path, e->bid), 0);
 	c->nr++;
 	memcpy(bid, e->bid, BUILD_ID_SIZE);
 	return e->len;

@@ -12,7 +12,8 @@ extern const struct test_suite suite_util_parse_events, suite_util_mmap, suite_p
 	suite_perfdata_reader, suite_perfdata_compress, suite_flight_history, suite_flight_dump,
 	suite_perfdata_header, suite_perfdata_header_check, suite_script_symbols, suite_script_machine,
 	suite_daemon_daemon_config, suite_util_bpf_event, suite_buildid_dso_hits,
-	suite_lib_memcpy_stream, suite_record_loop, suite_util_hotplug, suite_lib_escape;
+	suite_buildid_mapped_file, suite_buildid_build_id_cache, suite_lib_memcpy_stream,
+	suite_record_loop, suite_util_hotplug, suite_lib_escape;
 
 /* The kernel's rings (kernel-ring, backward-ring-buffer, twin-cut) keep
  * the places they have had; script/script checks for leaks of every
@@ -55,6 +56,8 @@ const struct test_suite *const test_suites[] = {
 	&suite_daemon_daemon_config,
 	&suite_util_bpf_event,
 	&suite_buildid_dso_hits,
+	&suite_buildid_mapped_file,
+	&suite_buildid_build_id_cache,
 	&suite_lib_memcpy_stream,
 	NULL,
 };

@@ -1,0 +1,95 @@
+#!/bin/bash
+# perf record --overwrite: a binary's name swapped for a link, a FIFO or another directory is never opened nor held as the binary
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+need_root "the flight recorder's rings, and a root recorder is what a user attacks"
+command -v cc >/dev/null || skip "no C compiler"
+cd "$TMP" || exit 1
+export HOME=$TMP
+CACHE=$TMP/.debug
+# each copy its own build id (TAG); with an argument "stop" it stops
+# itself once it has run, mapped until it is killed
+cat > victim.c <<'C'
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void victim_spin(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * TAG;
+}
+int main(int argc, char **argv)
+{
+	victim_spin(strtoul(argv[1], NULL, 0));
+	if (argc > 2)
+		kill(getpid(), SIGSTOP);
+	return 0;
+}
+C
+# the user's directory; "other" stands for a file only root may read
+mkdir -p u/d secret evil && chmod 700 secret
+tag=1
+for v in u/ok u/fifo u/link u/d/dir u/live secret/other; do
+	cc -O1 -Wl,--build-id -DTAG=$((tag++)) -o $v victim.c || fail "compile $v"
+done
+chmod 600 secret/other
+cp secret/other evil/dir
+bid() { "$STOCK" buildid-list -i "$1" 2>/dev/null; }
+ok_bid=$(bid u/ok) live_bid=$(bid u/live) other_bid=$(bid secret/other)
+[ ${#ok_bid} -eq 40 ] && [ ${#other_bid} -eq 40 ] || fail "no build ids: '$ok_bid' '$other_bid'"
+
+"$PERF" record --overwrite --switch-output -a -e cpu-clock/period=1000000/ -m 1M \
+	--dump-window=all -o hold.data 2> hold.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+# the recorder reads no MMAP2 until it is let go: every swap below comes
+# before it opens the name
+kill -STOP $rec
+for v in ok fifo link d/dir; do
+	"$TMP/u/$v" 100000000 || fail "$v failed"
+done
+"$TMP/u/live" 100000000 stop &
+live=$!
+BG_PIDS+=($live)
+wait_until "u/live did not stop itself" grep -q '^[^)]*) T' /proc/$live/stat
+rm u/fifo && mkfifo u/fifo
+rm u/link && ln -s "$TMP/secret/other" u/link
+mv u/d u/d.old && ln -s "$TMP/evil" u/d
+rm u/live && ln -s "$TMP/secret/other" u/live
+# a writer waiting for the FIFO's reader: the open of the recorder, if
+# any, lets it go on
+sh -c 'exec 3>"$1"; touch "$2"' sh "$TMP/u/fifo" "$TMP/fifo-opened" &
+writer=$!
+BG_PIDS+=($writer)
+wait_until "the FIFO's writer did not wait" grep -q wait_for_partner /proc/$writer/wchan
+kill -CONT $rec
+kill -USR2 $rec
+wait_line hold.err "Dump hold.data"
+kill -INT $rec
+wait_gone $rec "SIGINT after the dump"
+wait $rec || fail "record exit status $?: $(cat hold.err)"
+dump=$(ls hold.data.* | head -1)
+[ -n "$dump" ] || fail "no dump: $(cat hold.err)"
+
+[ -e fifo-opened ] && fail "the recorder opened the FIFO put under a mapped name"
+grep -q wait_for_partner /proc/$writer/wchan ||
+	fail "the FIFO put under a mapped name was opened: its writer went on"
+listed=$(bid "$dump")
+log "$(echo "$listed" | grep "$TMP")"
+echo "$listed" | grep -q "$other_bid" &&
+	fail "the dump lists the build id of the file a link pointed at: $(echo "$listed" | grep "$other_bid")"
+[ -e "$CACHE/.build-id/${other_bid:0:2}/${other_bid:2}" ] &&
+	fail "the cache took in the file a link pointed at"
+# what was not swapped, and what was still mapped (taken from the mapping,
+# not the name), is there with its own build id
+for want in "$ok_bid $TMP/u/ok" "$live_bid $TMP/u/live"; do
+	echo "$listed" | grep -qx "$want" || fail "the dump does not list $want: $listed"
+	b=${want%% *}
+	[ "$(bid "$CACHE/.build-id/${b:0:2}/${b:2}/elf")" = "$b" ] ||
+		fail "the cache has no copy of ${want#* } with build id $b"
+done
+kill -9 $live $writer
+{ wait $live $writer; } 2>/dev/null
+exit 0
