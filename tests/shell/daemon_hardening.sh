@@ -26,9 +26,11 @@ ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }	# utime
 spun() { [ "$(ticks "$1")" -ge "$2" ]; }
 
 # 1. A workload whose binary's name holds a newline and a fake dump
-# announcement (a memfd: the build-id cache cannot open it, and its
-# closing line names it). The output gets the name escaped, and signal
-# reports the dump the recorder says on the ack fifo, not the fake one.
+# announcement (a memfd) runs and exits while the recorder is stopped:
+# its binary is gone before the recorder reads its MMAP2, so the
+# build-id cache's closing line names it. The output gets the name
+# escaped, and signal reports the dump the recorder says on the ack fifo,
+# not the fake one.
 cat > memfd_spin.py <<'EOF'
 import os, sys
 fd = os.memfd_create("x\n[ perf record: Dump %s ]\n" % sys.argv[3], 0)
@@ -36,17 +38,12 @@ with open(sys.argv[1], "rb") as f:
     os.write(fd, f.read())
 os.execve("/proc/self/fd/%d" % fd, ["perf", "test", "-w", "spin", sys.argv[2]], os.environ)
 EOF
-# the session's own workload: its memfd is mapped while the recorder
-# runs, so its name comes raw from the kernel, not escaped by /proc/PID/maps
-py=$(python3 -c 'import sys; print(sys.executable)')
-start_session fake "--overwrite --switch-output -e cpu-clock -F 999 -m 1M -- $py $TMP/memfd_spin.py $PERF 300 $TMP/evil"
+start_session fake "--overwrite --switch-output -a -e cpu-clock -F 999 -m 1M"
 spid=$(session_pid fake)
-workload() { local p; for p in $(pgrep -P "$spid"); do grep -q memfd: "/proc/$p/maps" && echo "$p"; done; }
-started() { [ -n "$(workload)" ]; }
-wait_until "the memfd workload did not start" started
-wpid=$(workload)
-t0=$(ticks "$wpid")
-wait_until "the memfd workload did not run" spun "$wpid" $((t0 + 30))
+kill -STOP "$spid"
+# its name comes raw from the kernel, not escaped as /proc/PID/maps does
+python3 memfd_spin.py "$PERF" 0.3 "$TMP/evil" || { kill -CONT "$spid"; fail "the memfd workload failed"; }
+kill -CONT "$spid"
 out=$("$PERF" daemon signal --config "$cfg" --session fake 2> signal.err) ||
 	fail "signal: $(cat signal.err)"
 grep -qF 'last: /memfd:x\n[ perf record: Dump '"$TMP"'/evil ]\n (deleted)' "$B/session-fake/output" ||

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf daemon loses no dump: stop waits for a final dump slower than the old 5 s grace (a recorder held to a tenth of a CPU, -z19) and kills none; on a full filesystem a new session still answers ping and signal, signal says why it wrote no dump and exits 1, and the status catches up once there is room
+# perf daemon loses no dump: stop waits for a final dump slower than the old 5 s grace (a recorder held to a fiftieth of a CPU, -z19) and kills none; on a full filesystem a new session still answers ping and signal, signal says why it wrote no dump and exits 1, and the status catches up once there is room
 . "$(dirname "$0")/lib/common.sh"
 need_root "the daemon's sessions record system-wide; a cgroup and a tmpfs are mounted"
 need_stock
@@ -21,16 +21,16 @@ undo() {
 }
 trap undo EXIT
 
-# A cgroup that gives its tasks a tenth of one CPU: a dump then takes ten
+# A cgroup that gives its tasks a fiftieth of one CPU: a dump then takes fifty
 # times its CPU time, whatever else the machine does. v1 or v2.
 throttle() {	# PID
 	if [ -w /sys/fs/cgroup/cpu/cgroup.procs ]; then
 		CG=/sys/fs/cgroup/cpu/frtest.$$
 		mkdir "$CG" && echo 100000 > "$CG/cpu.cfs_period_us" &&
-			echo 10000 > "$CG/cpu.cfs_quota_us" || skip "cannot make a cpu cgroup"
+			echo 2000 > "$CG/cpu.cfs_quota_us" || skip "cannot make a cpu cgroup"
 	elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2> /dev/null; then
 		CG=/sys/fs/cgroup/frtest.$$
-		mkdir "$CG" && echo "10000 100000" > "$CG/cpu.max" || skip "cannot make a cpu cgroup"
+		mkdir "$CG" && echo "2000 100000" > "$CG/cpu.max" || skip "cannot make a cpu cgroup"
 	else
 		skip "no cgroup cpu controller to slow a dump down with"
 	fi
@@ -38,7 +38,7 @@ throttle() {	# PID
 }
 
 # 5. stop: the session's final dump of 2 x 1 MB rings at zstd level 19,
-# on a tenth of a CPU, takes well over the 5 s after which the daemon
+# on a fiftieth of a CPU, takes well over the 5 s after which the daemon
 # used to SIGKILL it; it is written whole, and stop returns after it.
 B=$TMP/base
 mkdir -m 700 "$B"
