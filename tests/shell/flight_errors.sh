@@ -54,8 +54,11 @@ rm -f probe.data
 ls | grep -q '\.tmp' && fail "temporary files left"
 
 # SIGUSR2 before the rings exist and while the workload exits, and a storm
-# of them: nothing crashes, every file is whole
-"$PERF" record -q --overwrite --switch-output -e cpu-clock -o storm.data -- "$PERF" test -w spin 1.5 &
+# of them: nothing crashes, every file is whole. The workload spins until
+# the storm's dump is written (a fixed run could be over, on a busy
+# machine, before the recorder is in its loop)
+"$PERF" record -q --overwrite --switch-output -e cpu-clock -o storm.data -- \
+	sh -c 'until [ -e storm.stop ]; do "$0" test -w spin 0.05; done' "$PERF" &
 rec=$!
 BG_PIDS+=($rec)
 # as soon as perf has SIGUSR2 blocked (bit 12 of SigBlk), in the middle of set-up
@@ -64,9 +67,18 @@ for i in $(seq 500); do
 	[ -n "$blk" ] && [ $((0x$blk & 0x800)) -ne 0 ] && break
 done
 kill -USR2 $rec 2>/dev/null
-sleep 0.3
-for i in $(seq 200); do kill -USR2 $rec 2>/dev/null || break; done
-sleep 1.3
+wait_ready $rec
+stormed() { compgen -G 'storm.data.*' > /dev/null; }
+# a storm, again until one dump is written: a storm before the workload's
+# first sample writes nothing
+for ((try = 0; try < 60; try++)); do
+	for i in $(seq 200); do kill -USR2 $rec 2>/dev/null || break; done
+	for i in $(seq 50); do stormed && break; sleep 0.01; done
+	stormed && break
+done
+stormed || fail "storm: no dump after 60 storms"
+sleep 0.2	# the workload's pace, not a readiness wait: samples for the last dump
+touch storm.stop
 for i in $(seq 50); do kill -USR2 $rec 2>/dev/null || break; done
 wait $rec || fail "storm: exit status $?"
 n=$(ls storm.data.* | wc -l)

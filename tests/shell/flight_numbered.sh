@@ -7,18 +7,28 @@ need_tracepoint syscalls sys_enter_close
 cd "$TMP" || exit 1
 
 # a numbered close() stream that hops CPU every 500 calls, dumped 4 times
+# while it runs, then ended (its 120 s only bound a test gone wrong): each
+# trigger waits for the dump before it, so none merge, and none comes
+# after the workload, however busy the machine
 "$PERF" record --overwrite --switch-output -c 1 -e syscalls:sys_enter_close -m 1M \
-	-o fr.data -- "$PERF" test -w hop 2.5 500 2> rec.err &
+	-o fr.data -- "$PERF" test -w hop 120 500 2> rec.err &
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
+work=$(pgrep -P $rec)
+dumps() { [ "$(grep -c '^\[ perf record: Dump fr\.data' rec.err)" -ge "$1" ]; }
 for i in 1 2 3 4; do
-	sleep 0.45
+	sleep 0.45	# the workload's pace, not a readiness wait: events to dump
 	kill -USR2 $rec
+	wait_until "dump $i not written: $(cat rec.err)" dumps $i
 done
-wait $rec || fail "record exit status $?: $(cat rec.err)"
+kill -TERM $work
+wait $rec
+rc=$?
+# the recorder ends as its workload did: by SIGTERM
+[ $rc -eq 143 ] || fail "record exit status $rc, want the workload's 143: $(cat rec.err)"
 dumps=$(ls fr.data.* 2>/dev/null | wc -l)
-[ "$dumps" -ge 4 ] || fail "$dumps dumps: $(cat rec.err)"
+[ "$dumps" -eq 5 ] || fail "$dumps dumps, want 4 and the last: $(cat rec.err)"
 grep -c '^\[ perf record: Dump fr.data\.[0-9]\{16\} \]$' rec.err | grep -qx "$dumps" ||
 	fail "one 'Dump' line per file expected: $(cat rec.err)"
 

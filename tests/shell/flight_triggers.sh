@@ -8,14 +8,30 @@ need_tracepoint sched sched_switch
 cd "$TMP" || exit 1
 
 # --switch-max-files=2: 5 dumps leave this run's newest 2, and nothing else is touched
+# (the workload spins until the 4 dumps are written: a fixed run could
+# end before a busy machine lets them all through)
 echo keep > mf.data.2000010100000000
-"$PERF" record -q --overwrite --switch-output --switch-max-files=2 -e cpu-clock -o mf.data \
-	-- "$PERF" test -w spin 2.5 &
+"$PERF" record --overwrite --switch-output --switch-max-files=2 -e cpu-clock -o mf.data \
+	-- sh -c 'until [ -e mf.stop ]; do "$0" test -w spin 0.05; done' "$PERF" 2> mf.err &
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
-for i in 1 2 3 4; do sleep 0.4; kill -USR2 $rec; done
-wait $rec || fail "max-files record"
+dumps() { [ "$(grep -c 'Dump mf\.data' mf.err)" -ge "$1" ]; }
+# SIGUSR2 until the Nth dump is written (again now and then: a trigger
+# that finds no sample since the last dump writes nothing)
+dump_n() {
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		[ $((i % 50)) -eq 0 ] && kill -USR2 $rec
+		dumps $1 && return 0
+		sleep 0.01
+	done
+	fail "dump $1 not written after 30 s: $(cat mf.err)"
+}
+for i in 1 2 3 4; do dump_n $i; done
+touch mf.stop
+wait $rec || fail "max-files record: $(cat mf.err)"
+dumps 5 || fail "fewer than 5 dumps: $(cat mf.err)"
 # this run's files are all but the planted one, whatever today's date
 mine=$(ls mf.data.* | grep -vx mf.data.2000010100000000)
 n=$(echo "$mine" | grep -c .)
@@ -80,9 +96,13 @@ c=$("$STOCK" script -i last.data -F trace 2>/dev/null | awk '/fd: 0x/ { sub(/.*f
 [ "$c" -eq 100 ] || fail "the last dump holds $c of the workload's last 100 events"
 
 # an event as the trigger: one kill(2) -> one dump, plus the final one
+# (the workload spins, for samples in both: a sleeping one has none to
+# dump; after the kill it spins on until the trigger's dump is written)
 {
 	"$PERF" record -q --overwrite --switch-output-event=syscalls:sys_enter_kill -e cpu-clock \
-		-o ev.data -- sh -c 'sleep 0.3; kill -0 $$; sleep 0.3' || fail "event record"
+		-o ev.data -- sh -c '"$0" test -w spin 0.2; kill -0 $$
+			until ls ev.data.* >/dev/null 2>&1; do "$0" test -w spin 0.05; done
+			"$0" test -w spin 0.2' "$PERF" || fail "event record"
 	n=$(ls ev.data.* | wc -l)
 	[ "$n" -eq 2 ] || fail "--switch-output-event: $n files, want 2"
 }
@@ -110,7 +130,7 @@ exec 7<>ack
 for try in 1 2 3 4 5; do
 	"$PERF" test -w spin 0.05
 	echo snapshot > ctl
-	read -r -t 10 answer <&7 || fail "no ack"
+	read -r -t 60 answer <&7 || fail "no ack"
 	[ "$answer" = ack ] || fail "ack was '$answer'"
 	n=$(ls c.data.* 2>/dev/null | wc -l)
 	[ "$n" -eq 1 ] && break
@@ -120,7 +140,7 @@ done
 [ "$n" -eq 1 ] || fail "after 5 snapshots+acks: $n files: $(cat c.err)"
 stock_reads_clean c.data.*
 echo stop > ctl
-read -r -t 10 answer <&7 || fail "no ack for stop"
+read -r -t 60 answer <&7 || fail "no ack for stop"
 wait $rec || fail "control record exit status: $(cat c.err)"
 [ "$(ls c.data.* | wc -l)" -eq 2 ] || fail "no final dump after stop"
 exit 0

@@ -15,19 +15,23 @@ BG_PIDS+=($rec)
 wait_ready $rec
 grep -q 'rings of 16384K and as many twin rings' rec.err ||
 	fail "no twin rings: $(cat rec.err)"
-"$PERF" test -w hop 1.2 500 &
+# triggers every 0.02 s until 20 dumps are written while the workload
+# runs (its 120 s only bound a test gone wrong), then it is ended: a
+# fixed run left a busy machine room for too few
+"$PERF" test -w hop 120 500 &
 work=$!
 BG_PIDS+=($work)
-n=0
-while kill -0 $work 2>/dev/null; do
+dumps() { grep -c '^\[ perf record: Dump fr\.data' rec.err; }
+for ((i = 0; i < 3000 && $(dumps) < 20; i++)); do
 	sleep 0.02
+	kill -0 $work 2>/dev/null || fail "the workload ended after $(dumps) dumps"
 	kill -USR2 $rec
-	n=$((n + 1))
 done
+[ "$(dumps)" -ge 20 ] || fail "only $(dumps) dumps after $i triggers: $(tail -3 rec.err)"
+kill $work
 wait $work
 kill -INT $rec
 wait $rec || fail "record exit status $?: $(cat rec.err)"
-[ "$n" -ge 20 ] || fail "only $n triggers while the workload ran"
 grep -q '~0 overwritten before a dump' rec.err || fail "a ring wrapped: $(grep dumps, rec.err)"
 # the capture reads the rings in place: it takes no time for 16M rings
 grep -Eq 'capture [0-9]+ rings' rec.err || fail "no capture line: $(cat rec.err)"

@@ -112,7 +112,7 @@ rec_p() {	# OUT ARGS...: record -p $spin until SIGINT (-o -: into OUT.stream)
 	local r=$!
 	BG_PIDS+=($r)
 	wait_ready $r
-	sleep 0.2	# samples to attribute
+	wait_cpu $spin 0.1	# samples to attribute, however busy the machine
 	kill -INT $r
 	wait $r || fail "record $*: exit $?: $(cat "$out.err")"
 }

@@ -23,7 +23,7 @@ wait_exec $spin perf
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
-sleep 1
+wait_cpu $spin 0.5	# samples of it, however busy the machine
 kill -INT $rec
 wait $rec || fail "record -p exit status $?"
 stock_reads_clean pid.data
@@ -36,7 +36,7 @@ echo "$top" | grep -q 'perf .*test_spin_loop' || fail "-p top entry: $top"
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
-sleep 0.5
+wait_cpu $spin 0.3	# its samples come with its CPU time
 kill -TERM $rec
 wait $rec || fail "record -t exit status $?"
 stock_reads_clean tid.data

@@ -39,10 +39,11 @@ wait_exec $b perf
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
-sleep 0.5		# (samples of both, not readiness)
+wait_cpu $a 0.2		# samples of both, however busy the machine
+wait_cpu $b 0.2
 kill $a
 wait $a
-sleep 0.5		# samples of B alone
+wait_cpu $b 0.2		# samples of B alone
 kill -0 $rec 2>/dev/null || fail "-p $a,$b ended when only $a had exited: $(cat p.err)"
 kill $b
 wait $b

@@ -129,3 +129,27 @@ wait_ready() {
 	done
 	fail "recorder $pid not in its poll loop after 30 s (wchan ${wchan:-?})"
 }
+
+# PID's CPU time so far in clock ticks (utime + stime; comm may hold spaces)
+cpu_ticks_of() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	awk '{ print $12 + $13 }' <<< "$stat"
+}
+
+# Waits until PID has run SECONDS more on a CPU: a sampled task's samples
+# come with its CPU time, which a busy machine hands out slowly, so a test
+# that needs N samples waits for the time they take, not for a fixed
+# sleep. Fails after 60 s, or when PID ends first.
+wait_cpu() {	# PID SECONDS
+	local t0 t want i
+	t0=$(cpu_ticks_of "$1") || fail "wait_cpu: no task $1"
+	want=$(awk -v s="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%d", s * hz + 0.999 }')
+	for ((i = 0; i < 6000; i++)); do
+		t=$(cpu_ticks_of "$1") || fail "task $1 ended before it ran $2 s more"
+		[ $((t - t0)) -ge "$want" ] && return 0
+		sleep 0.01
+	done
+	fail "task $1 ran $(( (t - t0) )) of $want ticks in 60 s"
+}
