@@ -20,10 +20,13 @@ restarted() { local p; p=$(session_pid "$1"); [ -n "$p" ] && [ "$p" -gt 0 ] && [
 # opens files the same way, so a leak there shows as more than the 256
 # the recorder may hold.
 nfds() {	# PID [held]
-	local f fl n=0 held=0
+	local f fl t n=0 held=0
 	for f in /proc/$1/fd/*; do
 		fl=$(awk '$1 == "flags:" { print $2 }' "/proc/$1/fdinfo/${f##*/}" 2>/dev/null)
-		if [ -f "$(readlink "$f")" ] && [ -n "$fl" ] && (( (8#$fl & 8#4003) == 8#4000 )); then
+		# a regular file, also one deleted since (a memfd's too)
+		t=$(readlink "$f")
+		if { [ -f "$t" ] || [[ $t == /*" (deleted)" ]]; } && [ -n "$fl" ] &&
+			(( (8#$fl & 8#4003) == 8#4000 )); then
 			held=$((held + 1))
 		else
 			n=$((n + 1))
