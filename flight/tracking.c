@@ -47,27 +47,117 @@ int tracking__add(struct tracking *t, const struct perf_event_header *h)
 
 int tracking__rename_due(const struct tracking *t, u64 now_ns, u64 min_gap_ns)
 {
-	return t->lost > t->lost_named && (!t->renamings || now_ns - t->rename_ns >= min_gap_ns);
+	return (t->lost > t->lost_named || t->full > t->full_named) &&
+	       (!t->renamings || now_ns - t->rename_ns >= min_gap_ns);
+}
+
+/* A task's fork as the log has it, sorted by tid, then time. */
+struct fork_time {
+	u32 tid;
+	u64 time;
+};
+
+static int fork_time__cmp(const void *a, const void *b)
+{
+	const struct fork_time *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* Every FORK of the log, sorted; NULL with *nr 0 when there is none or
+ * no memory (the names then keep time 0). The caller frees it. */
+static struct fork_time *tracking__forks(const struct tracking *t, size_t *nr)
+{
+	struct fork_time *f = NULL, *grown;
+	size_t cap = 0;
+
+	*nr = 0;
+	for (size_t off = 0; off < t->log.len;) {
+		const struct perf_event_header *h = (const void *)(t->log.p + off);
+
+		off += h->size;
+		if (h->type != PERF_RECORD_FORK)
+			continue;
+		if (*nr == cap) {
+			cap = cap ? 2 * cap : 256;
+			grown = realloc(f, cap * sizeof(*f));
+			if (!grown) {
+				free(f);
+				*nr = 0;
+				return NULL;
+			}
+			f = grown;
+		}
+		f[*nr].tid = ((const u32 *)(h + 1))[2];
+		f[(*nr)++].time = event__time(h, t->id_sample_type);
+	}
+	if (*nr)
+		qsort(f, *nr, sizeof(*f), fork_time__cmp);
+	return f;
+}
+
+/* The time of tid's last fork in f, or 0 if it has none. */
+static u64 forks__last(const struct fork_time *f, size_t nr, u32 tid)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {	/* the first entry past tid */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f[mid].tid <= tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && f[lo - 1].tid == tid ? f[lo - 1].time : 0;
+}
+
+/* Adds one COMM from /proc. A task whose FORK outlived the loss but
+ * whose COMM did not is named after its parent from its fork on: its
+ * name from /proc is stamped just after that fork (before any of its
+ * samples, which all follow it), else at time 0. */
+static int tracking__add_name(struct tracking *t, const struct perf_event_header *h,
+			      const struct fork_time *forks, size_t nr_forks)
+{
+	union {
+		struct perf_event_header h;
+		char b[256];
+	} rec;
+	u64 forked = forks__last(forks, nr_forks, ((const u32 *)(h + 1))[1]);
+
+	if (!forked || h->size > sizeof(rec))
+		return tracking__add(t, h);
+	memcpy(rec.b, h, h->size);
+	if (event__set_time(&rec.h, t->id_sample_type, forked + 1))
+		return tracking__add(t, h);
+	return tracking__add(t, &rec.h);
 }
 
 int tracking__rename(struct tracking *t, const struct buf *names, u64 now_ns)
 {
+	size_t nr_forks;
+	struct fork_time *forks = tracking__forks(t, &nr_forks);
+	int err = 0;
+
 	t->lost_named = t->lost;
+	t->full_named = t->full;
 	t->renamings++;
 	t->rename_ns = now_ns;
 	for (size_t off = 0; off + sizeof(struct perf_event_header) <= names->len;) {
 		const struct perf_event_header *h = (const void *)(names->p + off);
-		int err;
 
-		if (h->size < sizeof(*h) || off + h->size > names->len)
+		if (h->size < sizeof(*h) + 8 || off + h->size > names->len)
 			break;
-		err = tracking__add(t, h);
+		err = tracking__add_name(t, h, forks, nr_forks);
 		if (err)
-			return err;
+			break;
 		t->renamed++;
 		off += h->size;
 	}
-	return 0;
+	free(forks);
+	return err;
 }
 
 /* pid and tid of a task record: every type here starts with u32 pid, and

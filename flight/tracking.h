@@ -22,6 +22,10 @@ struct tracking {
 	u64 pruned_records;	/* dropped because their task exited before a dump */
 	u64 lost;		/* tracking records the kernel dropped (rings full) */
 	u64 lost_named;		/* lost at the last naming from /proc */
+	u64 full;		/* drains that found a ring too full to be sure nothing
+				 * was dropped (the kernel writes a ring's LOST only
+				 * with its next record, which may come much later) */
+	u64 full_named;		/* full at the last naming from /proc */
 	u64 renamings;		/* times the live tasks were named from /proc */
 	u64 renamed;		/* COMMs those added */
 	u64 rename_ns;		/* the last one's time */
@@ -40,7 +44,14 @@ static inline void tracking__lost(struct tracking *t, u64 n)
 {
 	t->lost += n;
 }
-/* Whether records were lost since the tasks were last named from /proc,
+/* A drain found a forward ring within a record of full: records may
+ * have been dropped whose LOST is not written yet. */
+static inline void tracking__ring_full(struct tracking *t)
+{
+	t->full++;
+}
+/* Whether records were lost (or a ring was found full) since the tasks
+ * were last named from /proc,
  * and that was at least min_gap_ns before now_ns: a machine that keeps
  * the rings full is not read whole again on every drain. */
 int tracking__rename_due(const struct tracking *t, u64 now_ns, u64 min_gap_ns);

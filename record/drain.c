@@ -122,6 +122,9 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 
 /* The least time between two namings of every live task from /proc */
 #define RENAME_GAP_NS 1000000000ULL
+/* The most a tracking record takes (an MMAP2 of a PATH_MAX name, its
+ * trailer): a ring with less room than this left may have dropped one. */
+#define RING_FULL_MARGIN 8192
 
 /* Whether the forward rings carry only tracking records for a flight
  * recorder of whole CPUs: what they lose, the live tasks' names in
@@ -192,6 +195,8 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		start = m->tail;
 		if (head == start)
 			continue;
+		if (drain__names_lost(evlist, sink) && m->mask + 1 - (head - start) < RING_FULL_MARGIN)
+			tracking__ring_full(sink->tracking);
 		before = *st;
 		arg.ring = c;
 		/* the kernel never publishes a partial record, so a bad size

@@ -74,6 +74,20 @@ int event__parse_id(const struct perf_event_header *h, u64 t, struct sample_id *
 	return 0;
 }
 
+int event__set_time(struct perf_event_header *h, u64 t, u64 time)
+{
+	/* TIME is followed by ID, STREAM_ID, CPU and IDENTIFIER, as present */
+	size_t after = !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
+		       !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER);
+	size_t off;
+
+	if (!(t & PERF_SAMPLE_TIME) || h->size < sizeof(*h) + (after + 1) * 8)
+		return -EINVAL;
+	off = h->size - (after + 1) * 8;
+	memcpy((char *)h + off, &time, sizeof(time));
+	return 0;
+}
+
 u64 event__time(const struct perf_event_header *h, u64 id_sample_type)
 {
 	struct sample_id sid;

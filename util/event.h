@@ -82,6 +82,10 @@ size_t event__end(struct buf *b, size_t start, u64 sample_type, const struct sam
 /* Parses the sample_id trailer of a non-sample record; 0 or -EINVAL. */
 int event__parse_id(const struct perf_event_header *h, u64 sample_type, struct sample_id *sid);
 
+/* Sets the TIME of a non-sample record's sample_id trailer, laid out as
+ * sample_type says. 0, or -EINVAL without TIME or for a record too short. */
+int event__set_time(struct perf_event_header *h, u64 sample_type, u64 time);
+
 /* The time of any record this tool's events produce: a sample's TIME field,
  * or the sample_id trailer's, both laid out as id_sample_type says (its
  * IDENTIFIER, IP and TID bits place a sample's TIME). 0 for a record too

@@ -220,11 +220,15 @@ static int test_rename(struct test_ctx *ctx)
 		    "2 names appended: %llu records, %llu renamed", (unsigned long long)t.nr_records,
 		    (unsigned long long)t.renamed);
 	TEST_ASSERT(!tracking__rename_due(&t, 200, 10), "no new loss, not due");
+	tracking__ring_full(&t);
+	TEST_ASSERT(tracking__rename_due(&t, 200, 10), "a ring found full makes it due");
+	TEST_ASSERT(!tracking__rename(&t, &names.log, 200) && t.renamed == 4, "rename when full");
+	TEST_ASSERT(!tracking__rename_due(&t, 300, 10), "nothing full or lost since, not due");
 	tracking__lost(&t, 1);
-	TEST_ASSERT(!tracking__rename_due(&t, 105, 10), "a new loss within the gap waits");
-	TEST_ASSERT(tracking__rename_due(&t, 110, 10), "a new loss after the gap is due");
+	TEST_ASSERT(!tracking__rename_due(&t, 205, 10), "a new loss within the gap waits");
+	TEST_ASSERT(tracking__rename_due(&t, 210, 10), "a new loss after the gap is due");
 	buf__add(&torn, names.log.p, names.log.len - 1);
-	TEST_ASSERT(!tracking__rename(&t, &torn, 110) && t.renamed == 3 && t.nr_records == 3,
+	TEST_ASSERT(!tracking__rename(&t, &torn, 210) && t.renamed == 5 && t.nr_records == 5,
 		    "the torn second name is not taken: %llu renamed",
 		    (unsigned long long)t.renamed);
 	buf__release(&torn);
@@ -233,8 +237,51 @@ static int test_rename(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* The time of the index-th record of t's log. */
+static u64 log_time(const struct tracking *t, int index)
+{
+	size_t off = 0;
+	const struct perf_event_header *h = (const void *)t->log.p;
+
+	for (; index > 0; index--) {
+		off += h->size;
+		h = (const void *)(t->log.p + off);
+	}
+	return event__time(h, ST);
+}
+
+/* A task whose FORK outlived the loss (its COMM did not) is named after
+ * its parent from the fork on: its name from /proc must come after the
+ * last fork of its tid, or samples keep the parent's name. */
+static int test_rename_after_fork(struct test_ctx *ctx)
+{
+	struct tracking t, names;
+
+	(void)ctx;
+	tracking__init(&t, 0, ST);
+	tracking__init(&names, 0, ST);
+	put_task(&t, PERF_RECORD_FORK, 40, 40, 500);	/* an older task of tid 40 */
+	put_task(&t, PERF_RECORD_EXIT, 40, 40, 600);
+	put_task(&t, PERF_RECORD_FORK, 40, 40, 1000);	/* the live one */
+	put_task(&t, PERF_RECORD_FORK, 50, 51, 700);
+	put_task_named(&names, PERF_RECORD_COMM, 40, 40, 0, "live");
+	put_task_named(&names, PERF_RECORD_COMM, 50, 51, 0, "thread");
+	put_task_named(&names, PERF_RECORD_COMM, 60, 60, 0, "unforked");
+	tracking__lost(&t, 1);
+	TEST_ASSERT(!tracking__rename(&t, &names.log, 100) && t.nr_records == 7, "rename");
+	TEST_ASSERT(log_time(&t, 4) == 1001, "tid 40's name at %llu, not just after its last fork",
+		    (unsigned long long)log_time(&t, 4));
+	TEST_ASSERT(log_time(&t, 5) == 701, "tid 51's name at %llu, not just after its fork",
+		    (unsigned long long)log_time(&t, 5));
+	TEST_ASSERT(log_time(&t, 6) == 0, "a name with no fork logged at %llu, not 0",
+		    (unsigned long long)log_time(&t, 6));
+	tracking__exit(&names);
+	tracking__exit(&t);
+	return TEST_OK;
+}
+
 TEST_SUITE(suite_flight_tracking, "flight/tracking",
 	   "Tracking log: exited tasks pruned, a record moved over its own header, the cap's "
 	   "evictions, superseded names first; BPF programs pruned once unloaded, kept over the "
-	   "cap; named again from /proc after a loss, once a gap",
-	   test_tracking, test_prune, test_rename);
+	   "cap; named again from /proc after a loss, once a gap, each name after its task's fork",
+	   test_tracking, test_prune, test_rename, test_rename_after_fork);
