@@ -52,7 +52,7 @@ wait_spawned() {
 # samples as the stock perf script prints "comm tid" in NAME.txt, the
 # recorder's stderr in NAME.err, frlive's tid in NAME.live
 starve() {
-	local name=$1 n=$2 live_at=$3 rec sp live
+	local name=$1 n=$2 live_at=$3 rec sp live stalled
 	shift 3
 	"$PERF" record -a -e cpu-clock --overwrite --switch-output=signal -o "$name.data" "$@" \
 		> /dev/null 2> "$name.err" &
@@ -76,6 +76,11 @@ starve() {
 		nap
 	done 2>/dev/null
 	wait_spawned "$name" "$n"
+	# the tasks that ran while it was stopped (the spawner runs on, and
+	# a task it starts between the dump's drain and its cut is another
+	# matter than a stall)
+	mapfile -t stalled < "$name.pids"
+	printf '%s\n' "${stalled[@]:C0}" > "$name.stalled"
 	kill -CONT "$rec"
 	kill -USR2 "$rec"
 	wait_line "$name.err" "Dump $name.data\."
@@ -90,9 +95,10 @@ starve() {
 # unnamed FILE: samples whose task has no name (the stock prints ":TID")
 unnamed() { awk '$1 ~ /^:[0-9]+$/' "$1" | wc -l; }
 
-# samples_of NAME: the dump's samples of the tasks the spawner started,
-# as "comm tid" (other tasks of a shared machine are not counted)
-samples_of() { awk 'NR == FNR { p[$1] = 1; next } $2 in p' "$1.pids" "$1.txt"; }
+# samples_of NAME: the dump's samples of the tasks the spawner started
+# while the recorder was stopped, as "comm tid" (other tasks of a shared
+# machine are not counted)
+samples_of() { awk 'NR == FNR { p[$1] = 1; next } $2 in p' "$1.stalled" "$1.txt"; }
 
 # 1. the tracking rings hold what 2000 task starts write while the loop
 # is stopped: almost every sample of those tasks has its name, as with
