@@ -13,6 +13,29 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+void mapped_file_id__from_record(const struct perf_event_header *rec, struct mapped_file_id *id)
+{
+	const char *p = (const char *)rec;
+
+	memset(id, 0, sizeof(*id));
+	memcpy(&id->pid, p + 8, 4);
+	memcpy(&id->start, p + 16, 8);
+	memcpy(&id->len, p + 24, 8);
+	/* an MMAP2 with a build id carries it where device and inode were */
+	if (rec->type != PERF_RECORD_MMAP2 || (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return;
+	memcpy(&id->maj, p + 40, 4);
+	memcpy(&id->min, p + 44, 4);
+	memcpy(&id->ino, p + 48, 8);
+	id->has_ino = 1;
+}
+
+int mapped_file_id__same(const struct mapped_file_id *a, const struct mapped_file_id *b)
+{
+	return !a->has_ino || !b->has_ino ||
+	       (a->ino == b->ino && a->maj == b->maj && a->min == b->min);
+}
+
 int mapped_file__path_fd_walk(const char *name)
 {
 	char comp[NAME_MAX + 1];

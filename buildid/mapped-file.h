@@ -15,6 +15,12 @@ struct mapped_file_id {
 	int has_ino;		/* 0: the record carried a build id instead */
 };
 
+/* The identity an MMAP (range only) or MMAP2 record gives its file. */
+void mapped_file_id__from_record(const struct perf_event_header *rec, struct mapped_file_id *id);
+/* Whether two identities can be the same file: 0 only where both have a
+ * device and inode and these differ. */
+int mapped_file_id__same(const struct mapped_file_id *a, const struct mapped_file_id *b);
+
 /* A read-only fd on the regular file name, opened so that a local user
  * who owns a directory on the way cannot make it another file: no
  * symbolic link is followed in any component, nothing but a regular file
