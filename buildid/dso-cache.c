@@ -80,7 +80,7 @@ static void cache_stats__count(struct dso_hits_cache_stats *st, const char *name
 	else if (over_cap)	/* a quota's -EDQUOT is a failure */
 		st->over_cap++;
 	else if (err == -ENOENT || err == -EACCES || err == -ESTALE || err == -EINVAL ||
-		 err == -EPERM)
+		 err == -EPERM || err == -EREMOTE)
 		st->unreadable++;
 	else
 		st->failed++;

@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -116,13 +118,26 @@ static int is_mapped_file(const struct stat *st, const struct mapped_file_id *id
 				       minor(st->st_dev) == id->min);
 }
 
-/* A readable fd on the file pfd (O_PATH) holds, never another. */
+int mapped_file__fs_refused(long f_type)
+{
+	/* FUSE (fuseblk and virtiofs too): any user may mount one, and its
+	 * open and read wait on that user's daemon, forever if it wants */
+	return f_type == FUSE_SUPER_MAGIC;
+}
+
+/* A readable fd on the file pfd (O_PATH) holds, never another; -EREMOTE
+ * on a filesystem whose open a user's process answers. */
 static int reopen_read(int pfd, const struct stat *st)
 {
 	char path[64];
+	struct statfs fs;
 	struct stat now;
 	int fd;
 
+	if (fstatfs(pfd, &fs))
+		return -errno;
+	if (mapped_file__fs_refused(fs.f_type))
+		return -EREMOTE;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
