@@ -29,6 +29,20 @@
  * daemon/daemon-session.h), plus a margin for itself */
 #define STOP_TIMEOUT_MS ((DAEMON_STOP_MAX_S + 30) * 1000)
 
+/* How long stop waits: STOP_TIMEOUT_MS, or less where
+ * PERF_DAEMON_STOP_TIMEOUT (seconds) says so: what a test of a daemon
+ * that does not end can wait. */
+static int stop_timeout_ms(void)
+{
+	const char *env = getenv("PERF_DAEMON_STOP_TIMEOUT");
+	char *end;
+	long s = env ? strtol(env, &end, 10) : 0;
+
+	if (!env || !*env || *end || s <= 0 || s * 1000 >= STOP_TIMEOUT_MS)
+		return STOP_TIMEOUT_MS;
+	return (int)s * 1000;
+}
+
 static const char *const daemon_usage[] = {
 	"perf daemon [<options>]",
 	"perf daemon start  [<options>]",
@@ -263,7 +277,7 @@ static int cmd_daemon_stop(struct daemon_opts *o)
 	struct daemon_config *c = load_config(o, 1, path, sizeof(path));
 	struct pollfd pfd = { .fd = -1, .events = POLLIN };
 	pid_t owner, holder;
-	int ret = 1;
+	int ret = 1, timeout;
 
 	if (!c)
 		return 1;
@@ -284,10 +298,13 @@ static int cmd_daemon_stop(struct daemon_opts *o)
 		pr_err("perf daemon: stop: pid %d: %s\n", (int)owner, strerror(errno));
 		goto out;
 	}
+	timeout = stop_timeout_ms();
 	ret = 0;
-	if (poll(&pfd, 1, STOP_TIMEOUT_MS) == 0)
+	if (poll(&pfd, 1, timeout) == 0) {
 		pr_err("perf daemon: stop: pid %d still runs after %d s\n", (int)owner,
-		       STOP_TIMEOUT_MS / 1000);
+		       timeout / 1000);
+		ret = 1;
+	}
 out:
 	if (pfd.fd >= 0)
 		close(pfd.fd);

@@ -151,8 +151,8 @@ static int open_tmp(const char *dir, const char *path, char *tmp, size_t size)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Names the complete file: a build id some other perf put there first
- * is the same bytes. */
+/* Names the complete file: 0, or 1 where a build id some other perf put
+ * there first (the same bytes) kept its file and ours goes away. */
 static int link_tmp(int fd, const char *tmp, const char *path)
 {
 	char proc[64];
@@ -160,12 +160,20 @@ static int link_tmp(int fd, const char *tmp, const char *path)
 	if (tmp[0])
 		return rename(tmp, path) ? -errno : 0;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (!linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) || errno == EEXIST)
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW))
 		return 0;
 	/* no /proc: AT_EMPTY_PATH takes CAP_DAC_READ_SEARCH */
-	if (errno == ENOENT && (!linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) || errno == EEXIST))
+	if (errno == ENOENT && !linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH))
 		return 0;
-	return -errno;
+	return errno == EEXIST ? 1 : -errno;
+}
+
+/* What an entry costs the disk besides its file: the directories
+ * NAME/HEX and .build-id/XX and the link (a block each at most), charged
+ * in the filesystem's blocks. */
+static u64 entry_overhead(const struct stat *st)
+{
+	return 3 * (u64)(st->st_blksize ? st->st_blksize : 4096);
 }
 
 /* DIR/NAME/HEX/FILE, copied into a file with no name and named when
@@ -176,6 +184,7 @@ static int add_file(char *path, size_t dir_len, const char *file, const struct c
 	char tmp[PATH_MAX + 64], dst[PATH_MAX + 16];
 	struct stat st;
 	int err = make_dirs(path, dir_len), fd;
+	u64 cost;
 
 	if (err)
 		return err;
@@ -190,15 +199,22 @@ static int add_file(char *path, size_t dir_len, const char *file, const struct c
 	 * tests check them); the rest stays private */
 	if (!err && src->fd >= 0 && !fstat(src->fd, &st) && fchmod(fd, st.st_mode & 0755))
 		err = -errno;
-	/* what the disk gave it, metadata blocks included */
-	if (!err && !fstat(fd, &st) && (u64)st.st_blocks * 512 > lim->room) {
+	/* what the disk gave it, metadata blocks included, and the entry's
+	 * directories and link */
+	if (!err && fstat(fd, &st))
+		err = -errno;
+	cost = err ? 0 : (u64)st.st_blocks * 512 + entry_overhead(&st);
+	if (!err && cost > lim->room) {
 		lim->over = 1;
 		err = -EDQUOT;
 	}
 	if (!err)
 		err = link_tmp(fd, tmp, dst);
-	if (!err)
-		lim->used = (u64)st.st_blocks * 512;
+	/* another perf's copy took the name: ours is freed, nothing added */
+	if (err == 1)
+		err = 0;
+	else if (!err)
+		lim->used = cost;
 	if (close(fd) && !err)
 		err = -errno;
 	if (err && tmp[0])

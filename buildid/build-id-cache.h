@@ -23,7 +23,8 @@ struct cache_src {
 struct cache_limit {
 	u64 max;	/* the biggest file copied, by its size (bigger: -EFBIG) */
 	u64 room;	/* the disk it may take */
-	u64 used;	/* out: the disk it took (0: nothing added) */
+	u64 used;	/* out: the disk it took, the entry's overhead
+			 * included (0: nothing added) */
 	int over;	/* out: left out for room (-EDQUOT) */
 };
 

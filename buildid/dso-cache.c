@@ -51,7 +51,8 @@ static int dso__cache(struct hit_dso *d, const char *dir, struct cache_limit *li
 		u8 bid[BUILD_ID_SIZE];
 
 		src.fd = d->fd;
-		if (src.fd < 0 && (fd = src.fd = mapped_file__open(d->name, NULL)) < 0)
+		/* the file mapped or none: another file under its name is gone */
+		if (src.fd < 0 && (fd = src.fd = mapped_file__open(d->name, &d->id)) < 0)
 			return fd;
 		/* a file replaced since it was mapped is another binary */
 		if (build_id__from_fd(src.fd, bid) != d->bid_len || memcmp(bid, d->bid, d->bid_len)) {
@@ -79,7 +80,7 @@ static void cache_stats__count(struct dso_hits_cache_stats *st, const char *name
 	else if (over_cap)	/* a quota's -EDQUOT is a failure */
 		st->over_cap++;
 	else if (err == -ENOENT || err == -EACCES || err == -ESTALE || err == -EINVAL ||
-		 err == -EPERM)
+		 err == -EPERM || err == -EREMOTE)
 		st->unreadable++;
 	else
 		st->failed++;

@@ -3,12 +3,29 @@
 #include "buildid/dso-hits.h"
 #include "buildid/dso-hits-internal.h"
 #include "buildid/build-id.h"
+#include "buildid/mapped-file.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+/* The build id of the file the records mapped, read from it (held, or
+ * opened as that very file): another file under its name since is
+ * -ESTALE, as gone. */
+static int dso__file_build_id(struct hit_dso *d)
+{
+	int fd = d->fd, n;
+
+	if (fd < 0 && (fd = mapped_file__open(d->name, &d->id)) < 0)
+		return fd;
+	n = build_id__from_fd(fd, d->bid);
+	if (fd != d->fd)
+		close(fd);
+	return n;
+}
 
 /* The build ids the records did not carry: the kernel's and modules' from
- * sysfs, the vdso's from ours, a file's from the file (or its held fd). */
+ * sysfs, the vdso's from ours, a file's from the file the records mapped. */
 static void dso__resolve(struct hit_dso *d)
 {
 	int n;
@@ -25,7 +42,7 @@ static void dso__resolve(struct hit_dso *d)
 		snprintf(mod, sizeof(mod), "%.*s", (int)strlen(d->name) - 2, d->name + 1);
 		n = build_id__module(mod, d->bid);
 	} else {
-		n = d->fd >= 0 ? build_id__from_fd(d->fd, d->bid) : build_id__from_mapped(d->name, d->bid);
+		n = dso__file_build_id(d);
 	}
 	d->bid_len = n > 0 ? n : 0;
 	d->bid_err = n < 0 ? n : 0;

@@ -124,13 +124,19 @@ void dso_hits__delete(struct dso_hits *s)
 	free(s);
 }
 
-/* The DSO named name with build id bid (len 0: not known), added if new. */
-static int dso_hits__find(struct dso_hits *s, const char *name, const u8 *bid, int len, int kernel)
+/* The DSO named name with build id bid (len 0: not known) and identity id
+ * (NULL: none), added if new. */
+static int dso_hits__find(struct dso_hits *s, const char *name, const u8 *bid, int len,
+			  const struct mapped_file_id *id, int kernel)
 {
+	static const struct mapped_file_id none;
+
+	if (!id)
+		id = &none;
 	for (int i = s->nr - 1; i >= 0; i--) {
 		struct hit_dso *d = &s->d[i];
 
-		if (strcmp(d->name, name))
+		if (strcmp(d->name, name) || !mapped_file_id__same(&d->id, id))
 			continue;
 		if (!len || !d->bid_len || (d->bid_len == len && !memcmp(d->bid, bid, len))) {
 			if (!d->bid_len && len) {
@@ -156,6 +162,7 @@ static int dso_hits__find(struct dso_hits *s, const char *name, const u8 *bid, i
 	memcpy(s->d[s->nr].bid, bid, len);
 	s->d[s->nr].bid_len = len;
 	s->d[s->nr].kernel = kernel;
+	s->d[s->nr].id = *id;
 	s->d[s->nr].fd = -1;
 	return s->nr++;
 }
@@ -264,6 +271,7 @@ static void dso_hits__mmap(struct dso_hits *s, const struct perf_event_header *h
 	u32 pid, prot = PROT_EXEC;
 	u8 bid[BUILD_ID_SIZE];
 	int bid_len = 0, off = h->type == PERF_RECORD_MMAP2 ? 72 : 40, dso;
+	struct mapped_file_id id;
 	struct dso_task *t;
 
 	if (h->size <= off || (h->misc & PERF_RECORD_MISC_MMAP_DATA) ||
@@ -283,7 +291,8 @@ static void dso_hits__mmap(struct dso_hits *s, const struct perf_event_header *h
 	if (!(prot & PROT_EXEC) || !memchr(name, '\0', h->size - off) ||
 	    (name[0] != '/' && strcmp(name, "[vdso]")))
 		return;
-	dso = dso_hits__find(s, name, bid, bid_len, 0);
+	mapped_file_id__from_record(h, &id);
+	dso = dso_hits__find(s, name, bid, bid_len, &id, 0);
 	if (dso < 0)
 		return;
 	if (!strcmp(name, "[vdso]"))
@@ -406,14 +415,14 @@ static void dso_hits__kernel_hit(struct dso_hits *s, u64 ip)
 	if (m) {
 		if (m->dso < 0) {
 			snprintf(name, sizeof(name), "[%s]", m->name);
-			m->dso = dso_hits__find(s, name, none, 0, 1);
+			m->dso = dso_hits__find(s, name, none, 0, NULL, 1);
 		}
 		if (m->dso >= 0)
 			s->d[m->dso].hit = 1;
 		return;
 	}
 	if (s->kernel < 0)
-		s->kernel = dso_hits__find(s, "[kernel.kallsyms]", none, 0, 1);
+		s->kernel = dso_hits__find(s, "[kernel.kallsyms]", none, 0, NULL, 1);
 	if (s->kernel >= 0)
 		s->d[s->kernel].hit = 1;
 }

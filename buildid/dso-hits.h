@@ -7,12 +7,13 @@
 #include "lib/buf.h"
 #include "util/event.h"
 #include "lib/id-hash.h"
+#include "buildid/mapped-file.h"
 
 struct evlist;
 struct dso_task;
 
 /* One binary the records of a file map: the kernel, a module, the vdso or
- * a file, with its build id and whether a sample of the file hit it. */
+ * a file (by name, and by device and inode where known), with its build id and whether a sample of the file hit it. */
 struct hit_dso {
 	char *name;
 	u8 bid[BUILD_ID_SIZE];
@@ -21,6 +22,8 @@ struct hit_dso {
 	int hit;
 	int fd;			/* -1, or the file held open (held_files__lend()) */
 	int bid_err;		/* -errno: the file could not be read for its build id */
+	struct mapped_file_id id;	/* the first map's: the file is read as that
+					 * one, never as whatever has its name now */
 };
 
 /* Where a sample's IP and PID are, for one event's sample_type. */

@@ -48,24 +48,6 @@ void held_files__delete(struct held_files *h)
 	free(h);
 }
 
-/* What the kernel mapped, as an MMAP2 record says: the task's range and,
- * unless the record carries a build id in their place, device and inode. */
-static void mmap2_id(const struct perf_event_header *rec, struct mapped_file_id *id)
-{
-	const char *p = (const char *)rec;
-
-	memset(id, 0, sizeof(*id));
-	memcpy(&id->pid, p + 8, 4);
-	memcpy(&id->start, p + 16, 8);
-	memcpy(&id->len, p + 24, 8);
-	if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
-		return;
-	memcpy(&id->maj, p + 40, 4);
-	memcpy(&id->min, p + 44, 4);
-	memcpy(&id->ino, p + 48, 8);
-	id->has_ino = 1;
-}
-
 /* The file an MMAP2 record maps, if it is an executable map of a file. */
 static const char *mmap2_file(const struct perf_event_header *rec, const u8 **bid, int *bid_len)
 {
@@ -86,12 +68,13 @@ static const char *mmap2_file(const struct perf_event_header *rec, const u8 **bi
 	return name;
 }
 
+/* The entry of the file name (bid, or device and inode where id has them). */
 static int held__find(const struct held_files *h, int nr, const char *name, const u8 *bid,
-		      int bid_len)
+		      int bid_len, const struct mapped_file_id *id)
 {
 	for (int i = 0; i < nr; i++)
 		if (!strcmp(h->f[i].name, name) && h->f[i].bid_len == bid_len &&
-		    !memcmp(h->f[i].bid, bid, bid_len))
+		    !memcmp(h->f[i].bid, bid, bid_len) && mapped_file_id__same(&h->f[i].id, id))
 			return i;
 	return -1;
 }
@@ -104,7 +87,10 @@ void held_files__see(struct held_files *h, const struct perf_event_header *rec)
 	struct mapped_file_id id;
 	struct held_file *f;
 
-	if (!name || held__find(h, h->nr, name, bid, bid_len) >= 0)
+	if (!name)
+		return;
+	mapped_file_id__from_record(rec, &id);
+	if (held__find(h, h->nr, name, bid, bid_len, &id) >= 0)
 		return;
 	if (h->nr == h->max) {
 		h->refused++;
@@ -112,7 +98,6 @@ void held_files__see(struct held_files *h, const struct perf_event_header *rec)
 	}
 	/* the file mapped or none: a link, a FIFO or a device a user put
 	 * under the name since is never opened, nor held as the binary */
-	mmap2_id(rec, &id);
 	fd = mapped_file__open(name, &id);
 	f = &h->f[h->nr];
 	if (fd < 0 || !(f->name = strdup(name))) {
@@ -123,6 +108,7 @@ void held_files__see(struct held_files *h, const struct perf_event_header *rec)
 	}
 	memcpy(f->bid, bid, bid_len);
 	f->bid_len = bid_len;
+	f->id = id;
 	f->fd = fd;
 	h->nr++;
 }
@@ -134,6 +120,7 @@ void held_files__prune(struct held_files *h, const struct buf *log)
 
 	for (size_t off = 0; off + sizeof(struct perf_event_header) <= log->len; ) {
 		const struct perf_event_header *rec = (const void *)(log->p + off);
+		struct mapped_file_id id;
 		const u8 *bid;
 		int bid_len, i;
 		const char *name;
@@ -141,7 +128,9 @@ void held_files__prune(struct held_files *h, const struct buf *log)
 		if (rec->size < sizeof(*rec))
 			break;
 		name = mmap2_file(rec, &bid, &bid_len);
-		if (name && (i = held__find(h, h->nr, name, bid, bid_len)) >= 0)
+		if (name)
+			mapped_file_id__from_record(rec, &id);
+		if (name && (i = held__find(h, h->nr, name, bid, bid_len, &id)) >= 0)
 			used[i] = 1;
 		off += rec->size;
 	}
@@ -164,9 +153,9 @@ void held_files__lend(const struct held_files *h, int nr, struct dso_hits *s)
 
 		if (d->fd >= 0 || d->kernel || !dso_hits__wanted(s, d))
 			continue;
-		k = held__find(h, nr, d->name, d->bid, d->bid_len);
+		k = held__find(h, nr, d->name, d->bid, d->bid_len, &d->id);
 		if (k < 0 && d->bid_len)	/* mapped before build ids were known */
-			k = held__find(h, nr, d->name, d->bid, 0);
+			k = held__find(h, nr, d->name, d->bid, 0, &d->id);
 		if (k >= 0)
 			d->fd = fcntl(h->f[k].fd, F_DUPFD_CLOEXEC, 0);
 	}

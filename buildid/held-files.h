@@ -6,13 +6,15 @@
 #include <linux/perf_event.h>
 #include "lib/buf.h"
 #include "util/event.h"
+#include "buildid/mapped-file.h"
 
 struct dso_hits;
 
 /* The flight recorder's binaries, held open: a task that exited and whose
  * binary was deleted (or replaced) before the dump is still symbolized,
  * because the dump's writer copies the binary into the build-id cache
- * from the fd. One fd per distinct executable file (name and build id)
+ * from the fd. One fd per distinct executable file (name and build id,
+ * or device and inode where the record has no build id)
  * that an MMAP2 of the tracking log maps, opened once, on the loop, when
  * its MMAP2 is logged (an open, no read); closed when the log drops the
  * last record mapping it. Bounded: at most max files (256, or an eighth
@@ -28,6 +30,8 @@ struct held_file {
 	char *name;
 	u8 bid[BUILD_ID_SIZE];
 	int bid_len;
+	struct mapped_file_id id;	/* the MMAP2's: a new file under the name
+					 * (an upgrade) is another entry */
 	int fd;
 };
 

@@ -5,13 +5,38 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+
+void mapped_file_id__from_record(const struct perf_event_header *rec, struct mapped_file_id *id)
+{
+	const char *p = (const char *)rec;
+
+	memset(id, 0, sizeof(*id));
+	memcpy(&id->pid, p + 8, 4);
+	memcpy(&id->start, p + 16, 8);
+	memcpy(&id->len, p + 24, 8);
+	/* an MMAP2 with a build id carries it where device and inode were */
+	if (rec->type != PERF_RECORD_MMAP2 || (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return;
+	memcpy(&id->maj, p + 40, 4);
+	memcpy(&id->min, p + 44, 4);
+	memcpy(&id->ino, p + 48, 8);
+	id->has_ino = 1;
+}
+
+int mapped_file_id__same(const struct mapped_file_id *a, const struct mapped_file_id *b)
+{
+	return !a->has_ino || !b->has_ino ||
+	       (a->ino == b->ino && a->maj == b->maj && a->min == b->min);
+}
 
 int mapped_file__path_fd_walk(const char *name)
 {
@@ -93,13 +118,26 @@ static int is_mapped_file(const struct stat *st, const struct mapped_file_id *id
 				       minor(st->st_dev) == id->min);
 }
 
-/* A readable fd on the file pfd (O_PATH) holds, never another. */
+int mapped_file__fs_refused(long f_type)
+{
+	/* FUSE (fuseblk and virtiofs too): any user may mount one, and its
+	 * open and read wait on that user's daemon, forever if it wants */
+	return f_type == FUSE_SUPER_MAGIC;
+}
+
+/* A readable fd on the file pfd (O_PATH) holds, never another; -EREMOTE
+ * on a filesystem whose open a user's process answers. */
 static int reopen_read(int pfd, const struct stat *st)
 {
 	char path[64];
+	struct statfs fs;
 	struct stat now;
 	int fd;
 
+	if (fstatfs(pfd, &fs))
+		return -errno;
+	if (mapped_file__fs_refused(fs.f_type))
+		return -EREMOTE;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)

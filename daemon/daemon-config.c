@@ -157,8 +157,15 @@ static int parser__check_owners(struct parser *p, int line, const char *b, char 
 	struct stat st;
 	char *slash;
 
+	/* the checks are on the directory used, the path resolved once: a
+	 * link swapped between a check and the resolution cannot pass it */
 	if (stat(real, &st))
 		return parser__fail(p, line, errno, "base %s: %s", b, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return parser__fail(p, line, ENOTDIR, "base %s is not a directory", b);
+	if (st.st_uid != geteuid())
+		return parser__fail(p, line, EPERM, "base %s is owned by uid %u, not by us (uid %u)",
+				    b, (unsigned)st.st_uid, (unsigned)geteuid());
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
 		return parser__fail(p, line, EPERM, "base %s is writable by %s (mode %04o): "
 				    "chmod go-w it", b, st.st_mode & S_IWOTH ? "others" : "its group",
@@ -189,7 +196,6 @@ static int parser__check_base(struct parser *p, const char *base_override)
 	const char *b = base_override ? base_override : p->base;
 	int line = base_override ? 0 : p->base_line;
 	char real[PATH_MAX];
-	struct stat st;
 	int err;
 
 	if (!b)
@@ -198,13 +204,6 @@ static int parser__check_base(struct parser *p, const char *base_override)
 		p->path = "--base";
 		line = 0;
 	}
-	if (stat(b, &st))
-		return parser__fail(p, line, errno, "base %s: %s", b, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return parser__fail(p, line, ENOTDIR, "base %s is not a directory", b);
-	if (st.st_uid != geteuid())
-		return parser__fail(p, line, EPERM, "base %s is owned by uid %u, not by us (uid %u)",
-				    b, (unsigned)st.st_uid, (unsigned)geteuid());
 	if (!realpath(b, real))
 		return parser__fail(p, line, errno, "base %s: %s", b, strerror(errno));
 	p->c->base = strdup(real);

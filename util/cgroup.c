@@ -110,6 +110,36 @@ static void cgroup__limit_file(struct cgroup_memory *m, const char *dir, const c
 	snprintf(m->file, sizeof(m->file), "%s", path);
 }
 
+/* The page cache charged to dir that reclaim takes back before the limit
+ * is hit: the file pages on the LRU, active and inactive (the kernel
+ * moves active ones down as it needs). Not v2's "file", which counts
+ * tmpfs and shared memory too, that only swap could free. v1 reports the
+ * hierarchy's under total_*. */
+static u64 cgroup__reclaimable(const char *dir, int v1)
+{
+	char path[CGROUP_MEM_PATH], *text, *save = NULL;
+	const char *act = v1 ? "total_active_file" : "active_file",
+		   *inact = v1 ? "total_inactive_file" : "inactive_file";
+	u64 sum = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/memory.stat", dir) >= sizeof(path))
+		return 0;
+	text = read_file(path, NULL);
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *val = strchr(line, ' ');
+		u64 n;
+
+		if (!val)
+			continue;
+		*val++ = 0;
+		if ((!strcmp(line, act) || !strcmp(line, inact)) && !parse_u64(val, &n))
+			sum += n;
+	}
+	free(text);
+	return sum;
+}
+
 /* Every limit of one hierarchy, from this process's cgroup to the root. */
 static void cgroup__memory_walk(struct cgroup_memory *m, int v1)
 {
@@ -131,6 +161,9 @@ static void cgroup__memory_walk(struct cgroup_memory *m, int v1)
 			 v1 ? "memory.usage_in_bytes" : "memory.current");
 		if (!sysfs__read_str(path, val, sizeof(val)))
 			parse_u64(val, &usage);
+		/* what the cgroup's own writes left in the page cache is
+		 * reclaimed, not an OOM kill: room, not use */
+		usage -= MIN(usage, cgroup__reclaimable(dir, v1));
 		if (v1) {
 			cgroup__limit_file(m, dir, "memory.limit_in_bytes", usage);
 		} else {

@@ -18,7 +18,8 @@ int cgroup__mountpoint(char *path, size_t sz);
  * memory.limit_in_bytes. */
 #define CGROUP_MEM_PATH (2 * 4096 + 64)
 struct cgroup_memory {
-	u64 room;		/* the limit less the cgroup's usage, or 0 */
+	u64 room;		/* the limit less the cgroup's usage (its page
+				 * cache on the LRU not counted), or 0 */
 	u64 limit;
 	char file[CGROUP_MEM_PATH];	/* the limit's file */
 };

@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -144,6 +146,39 @@ static int by_id(struct test_ctx *ctx, struct tree *t)
 	return TEST_OK;
 }
 
+/* A file on a filesystem whose opens a user's daemon answers is never
+ * opened; FUSE cannot be mounted here, so the decision is tested on the
+ * magic numbers, and the real path on the tmpfs and disk at hand. */
+static int fs_types(struct tree *t)
+{
+	static const char shm[] = "/dev/shm/perf-mapped-file-test";
+	const char *disk = at(t, "real/bin");
+	struct statfs fs;
+	int fd;
+
+	TEST_ASSERT(mapped_file__fs_refused(FUSE_SUPER_MAGIC), "FUSE accepted");
+	TEST_ASSERT(!mapped_file__fs_refused(TMPFS_MAGIC), "tmpfs refused");
+	TEST_ASSERT(!mapped_file__fs_refused(EXT4_SUPER_MAGIC), "ext4 refused");
+	TEST_ASSERT(!mapped_file__fs_refused(NFS_SUPER_MAGIC), "NFS refused");
+	TEST_ASSERT(!statfs(disk, &fs), "statfs %s: %s", disk, strerror(errno));
+	fd = mapped_file__open(disk, NULL);
+	TEST_ASSERT(fd >= 0, "%s (f_type %#lx) not opened: %d", disk, (long)fs.f_type, fd);
+	close(fd);
+	fd = open(shm, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || statfs(shm, &fs) || fs.f_type != TMPFS_MAGIC) {
+		if (fd >= 0)
+			close(fd);
+		unlink(shm);
+		return TEST_OK;	/* no tmpfs at /dev/shm: the disk's case stands */
+	}
+	close(fd);
+	fd = mapped_file__open(shm, NULL);
+	unlink(shm);
+	TEST_ASSERT(fd >= 0, "a file on tmpfs not opened: %d", fd);
+	close(fd);
+	return TEST_OK;
+}
+
 static int test_mapped_file(struct test_ctx *ctx)
 {
 	struct tree t;
@@ -152,6 +187,8 @@ static int test_mapped_file(struct test_ctx *ctx)
 	if (ret == TEST_OK)
 		ret = walk(&t);
 	if (ret == TEST_OK)
+		ret = fs_types(&t);
+	if (ret == TEST_OK)
 		ret = by_id(ctx, &t);
 	tree__remove(&t);
 	return ret;
@@ -159,6 +196,6 @@ static int test_mapped_file(struct test_ctx *ctx)
 
 const struct test_suite suite_buildid_mapped_file = {
 	"buildid/mapped-file", "Build ids: a mapped binary opened by name refuses links in any "
-	"component, FIFOs, devices and other files put in its place",
+	"component, FIFOs, devices and other files put in its place; nothing on FUSE",
 	test_mapped_file,
 };

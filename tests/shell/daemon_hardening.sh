@@ -117,7 +117,17 @@ bad_base "$TMP/theirs/base" "perf daemon: bad.cfg:2: base $TMP/theirs/base: $TMP
 mkdir -m 1777 sticky && mkdir -m 700 sticky/base
 printf '[daemon]\nbase = %s\n' "$TMP/sticky/base" > ok.cfg
 "$PERF" daemon start --config ok.cfg || fail "a base in a sticky directory was refused"
-"$PERF" daemon stop --config ok.cfg || fail "stop: exit $?"
+# a daemon that does not end within stop's wait (stopped here: SIGTERM
+# stays pending) is said, and stop exits 1
+dpid=$(awk '{ print $1; exit }' "$TMP/sticky/base/lock")
+kill -0 "$dpid" || fail "no daemon pid in $TMP/sticky/base/lock"
+kill -STOP "$dpid"
+out=$(PERF_DAEMON_STOP_TIMEOUT=1 "$PERF" daemon stop --config ok.cfg 2>&1)
+rc=$?
+kill -CONT "$dpid"
+[ $rc -eq 1 ] && [ "$out" = "perf daemon: stop: pid $dpid still runs after 1 s" ] ||
+	fail "stop of a daemon that did not end: exit $rc, '$out'"
+wait_until "the daemon did not end on its pending SIGTERM" ended "$dpid"
 
 # 4. stop signals only the daemon that took the lock: not a process that
 # holds a lock on the file when no daemon runs.

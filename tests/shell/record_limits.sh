@@ -67,6 +67,19 @@ in_cgroup "$PERF" record -a -e cpu-clock --history 8M -o fits.data -- true > out
 	fail "--history 8M under a 64M limit refused: $(cat err)"
 [ -s fits.data ] || fail "--history 8M under a 64M limit wrote no fits.data: $(cat err)"
 stock_reads_clean fits.data
+
+# page cache the cgroup's own writes left is reclaimable, not used up: a
+# file of 48M written from inside the limited cgroup (on a disk, not a
+# tmpfs) leaves the usage near the limit, and 16M of history still fits
+in_cgroup dd if=/dev/zero of=cache.fill bs=1M count=48 conv=fsync status=none ||
+	fail "could not write cache.fill in the cgroup"
+usage=$(cat "$CG/memory.current" 2>/dev/null || cat "$CG/memory.usage_in_bytes")
+log "usage after 48M written: $((usage >> 20))M"
+[ "$usage" -ge $((40 << 20)) ] || skip "the page cache of the file was not charged to the cgroup: ${usage}"
+in_cgroup "$PERF" record -a -e cpu-clock --history 16M -o cache.data -- true > out 2> err ||
+	fail "--history 16M under a 64M limit filled by page cache refused: $(cat err)"
+[ -s cache.data ] || fail "--history 16M beside 48M of page cache wrote no cache.data: $(cat err)"
+stock_reads_clean cache.data
 cg_cleanup
 CG=
 
