@@ -131,8 +131,7 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
  * /proc can make up for. */
 static int drain__names_lost(const struct evlist *evlist, const struct drain_sink *sink)
 {
-	return sink->tracking && sink->pending && !sink->history && evlist->threads &&
-	       evlist->threads->nr == 1 && evlist->threads->map[0] == -1;
+	return sink->tracking && sink->pending && !sink->history && evlist__whole_cpus(evlist);
 }
 
 /* The kernel dropped tracking records: the samples the backward rings
@@ -172,6 +171,8 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 	};
 	struct scan_arg arg = { st, sink, evlist, 0, 0, 0 };
 	struct perf_data *d = sink->data;
+	/* the same for the whole run, asked once a drain, not twice a ring */
+	int names_lost = drain__names_lost(evlist, sink);
 	s64 written = 0;
 	int err;
 
@@ -195,7 +196,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		start = m->tail;
 		if (head == start)
 			continue;
-		if (drain__names_lost(evlist, sink) && m->mask + 1 - (head - start) < RING_FULL_MARGIN)
+		if (names_lost && m->mask + 1 - (head - start) < RING_FULL_MARGIN)
 			tracking__ring_full(sink->tracking);
 		before = *st;
 		arg.ring = c;
@@ -209,7 +210,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			sink->behind = 1;
 			sink->first_ring = c;
 		}
-		if (drain__names_lost(evlist, sink))
+		if (names_lost)
 			tracking__lost(sink->tracking, st->lost - before.lost);
 		if (d) {
 			n = mmap__span_iov(m, start, head, iov);
@@ -226,7 +227,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		if (sink->behind)
 			break;
 	}
-	if (drain__names_lost(evlist, sink))
+	if (names_lost)
 		drain__rename(sink);
 	if (written && d) {
 		err = perf_data__write(d, &round, sizeof(round));

@@ -30,24 +30,15 @@ static struct record *opt_record(const struct option *opt)
 	return opt->value;
 }
 
+/* -e and --filter: one parser each, over the events given so far */
 static int opt_event(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
+	int (*parse)(struct evlist *, const char *, char *, size_t) =
+		!strcmp(opt->long_name, "filter") ? parse_events__filter : parse_events;
 
 	(void)unset;
-	if (parse_events(rec->evlist, arg, rec->err, sizeof(rec->err))) {
-		pr_err("%s\n", rec->err);
-		return -1;
-	}
-	return 0;
-}
-
-static int opt_filter(const struct option *opt, const char *arg, int unset)
-{
-	struct record *rec = opt_record(opt);
-
-	(void)unset;
-	if (parse_events__filter(rec->evlist, arg, rec->err, sizeof(rec->err))) {
+	if (parse(rec->evlist, arg, rec->err, sizeof(rec->err))) {
 		pr_err("%s\n", rec->err);
 		return -1;
 	}
@@ -765,7 +756,7 @@ static void record__options_events(struct record *rec, struct option_table *t)
 		OPT_CB_FLAGS('e', "event", rec, "event", "event selector (see 'perf list' names; "
 			     "SYS:NAME tracepoints with globs)", opt_event, OPT_MULTI),
 		OPT_CB_FLAGS(0, "filter", rec, "filter", "event filter (tracepoints of the "
-			     "preceding -e)", opt_filter, OPT_MULTI),
+			     "preceding -e)", opt_event, OPT_MULTI),
 		OPT_CB_NOARG("exclude-perf", rec, "don't record events from perf itself "
 			     "(tracepoints of the preceding -e)", opt_exclude_perf),
 		OPT_BOOL(0, "group", &opts->group, "put the counters into a counter group"),

@@ -3,7 +3,6 @@
  * NAMESPACES from /proc. */
 #include "record/synthetic.h"
 #include "buildid/build-id.h"
-#include "lib/sysfs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -318,7 +317,7 @@ int synthesize__all(struct buf *out, u64 sample_type, struct build_id_cache *c)
 /* The threads of process pid, each a COMM; their count, or -errno. */
 static int synthesize__names_of(struct buf *out, pid_t pid, u64 sample_type)
 {
-	char path[64], comm[32];
+	char path[64], comm[16];
 	struct dirent *de;
 	DIR *d;
 	int n = 0;
@@ -330,11 +329,8 @@ static int synthesize__names_of(struct buf *out, pid_t pid, u64 sample_type)
 	while ((de = readdir(d))) {
 		pid_t tid = atoi(de->d_name);
 
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
-		if (sysfs__read_str(path, comm, sizeof(comm)))
-			continue;	/* gone meanwhile */
+		if (tid <= 0 || read_comm(pid, tid, comm))
+			continue;	/* not a task, or gone meanwhile */
 		if (synthesize__comm(out, pid, tid, comm, sample_type)) {
 			closedir(d);
 			return -ENOMEM;

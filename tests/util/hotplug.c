@@ -17,6 +17,33 @@
 /* a message with its last NUL */
 #define PARSE(s) cpu_uevent__parse(s, sizeof(s), &cpu)
 
+/* Messages that say nothing of a CPU going or coming back. */
+#define OTHER(s, what) { s, sizeof(s), what }
+static const struct {
+	const char *msg;
+	size_t len;
+	const char *what;
+} others[] = {
+	/* another subsystem, another action, a path that is not a CPU's */
+	OTHER("online@/devices/system/memory/memory1\0ACTION=online\0"
+	      "DEVPATH=/devices/system/memory/memory1\0SUBSYSTEM=memory", "memory"),
+	OTHER("add@/devices/system/cpu/cpu1\0ACTION=add\0"
+	      "DEVPATH=/devices/system/cpu/cpu1\0SUBSYSTEM=cpu", "add"),
+	OTHER("change@/devices/system/cpu/cpufreq\0ACTION=online\0"
+	      "DEVPATH=/devices/system/cpu/cpufreq\0SUBSYSTEM=cpu", "cpufreq"),
+	/* malformed: numbers, keys missing, no '@' (libudev's), no last NUL */
+	OTHER("online@x\0ACTION=online\0DEVPATH=/devices/system/cpu/cpu1x\0SUBSYSTEM=cpu", "1x"),
+	OTHER("online@x\0ACTION=online\0DEVPATH=/devices/system/cpu/cpu01\0SUBSYSTEM=cpu", "01"),
+	OTHER("online@x\0ACTION=online\0DEVPATH=/devices/system/cpu/cpu99999999999\0"
+	      "SUBSYSTEM=cpu", "a CPU beyond the limit"),
+	OTHER("online@x\0ACTION=online\0DEVPATH=/devices/system/cpu/cpu\0SUBSYSTEM=cpu", "no N"),
+	OTHER("online@x\0ACTION=online\0SUBSYSTEM=cpu", "no DEVPATH"),
+	OTHER("libudev\0ACTION=online\0DEVPATH=/devices/system/cpu/cpu1\0SUBSYSTEM=cpu", "udev's"),
+	{ "online@x\0ACTION=online\0DEVPATH=/devices/system/cpu/cpu1\0SUBSYSTEM=cpu", 60,
+	  "no last NUL" },
+	{ "", 0, "empty" },
+};
+
 static int test_parse(struct test_ctx *ctx)
 {
 	int cpu = -1;
@@ -29,32 +56,9 @@ static int test_parse(struct test_ctx *ctx)
 		    "DEVPATH=/devices/system/cpu/cpu12\0SUBSYSTEM=cpu") ==
 		    CPU_UEVENT_OFFLINE && cpu == 12, "offline, cpu %d", cpu);
 	cpu = -1;
-	/* another subsystem, another action, a path that is not a CPU's */
-	TEST_ASSERT(PARSE("online@/devices/system/memory/memory1\0ACTION=online\0"
-		    "DEVPATH=/devices/system/memory/memory1\0SUBSYSTEM=memory") ==
-		    CPU_UEVENT_OTHER, "memory");
-	TEST_ASSERT(PARSE("add@/devices/system/cpu/cpu1\0ACTION=add\0"
-		    "DEVPATH=/devices/system/cpu/cpu1\0SUBSYSTEM=cpu") == CPU_UEVENT_OTHER, "add");
-	TEST_ASSERT(PARSE("change@/devices/system/cpu/cpufreq\0ACTION=online\0"
-		    "DEVPATH=/devices/system/cpu/cpufreq\0SUBSYSTEM=cpu") == CPU_UEVENT_OTHER,
-		    "cpufreq");
-	/* malformed: numbers, keys missing, no '@' (libudev's), no last NUL */
-	TEST_ASSERT(PARSE("online@x\0ACTION=online\0"
-		    "DEVPATH=/devices/system/cpu/cpu1x\0SUBSYSTEM=cpu") == CPU_UEVENT_OTHER, "1x");
-	TEST_ASSERT(PARSE("online@x\0ACTION=online\0"
-		    "DEVPATH=/devices/system/cpu/cpu01\0SUBSYSTEM=cpu") == CPU_UEVENT_OTHER, "01");
-	TEST_ASSERT(PARSE("online@x\0ACTION=online\0"
-		    "DEVPATH=/devices/system/cpu/cpu99999999999\0SUBSYSTEM=cpu") == CPU_UEVENT_OTHER,
-		    "a CPU beyond the limit");
-	TEST_ASSERT(PARSE("online@x\0ACTION=online\0"
-		    "DEVPATH=/devices/system/cpu/cpu\0SUBSYSTEM=cpu") == CPU_UEVENT_OTHER, "no N");
-	TEST_ASSERT(PARSE("online@x\0ACTION=online\0SUBSYSTEM=cpu") ==
-		    CPU_UEVENT_OTHER, "no DEVPATH");
-	TEST_ASSERT(PARSE("libudev\0ACTION=online\0"
-		    "DEVPATH=/devices/system/cpu/cpu1\0SUBSYSTEM=cpu") == CPU_UEVENT_OTHER, "udev's");
-	TEST_ASSERT(cpu_uevent__parse("online@x\0ACTION=online\0DEVPATH=/devices/system/cpu/cpu1"
-		    "\0SUBSYSTEM=cpu", 60, &cpu) == CPU_UEVENT_OTHER, "no last NUL");
-	TEST_ASSERT(cpu_uevent__parse("", 0, &cpu) == CPU_UEVENT_OTHER, "empty");
+	for (size_t i = 0; i < ARRAY_SIZE(others); i++)
+		TEST_ASSERT(cpu_uevent__parse(others[i].msg, others[i].len, &cpu) ==
+			    CPU_UEVENT_OTHER, "%s", others[i].what);
 	TEST_ASSERT(cpu == -1, "cpu set by a refused message: %d", cpu);
 	return TEST_OK;
 }
