@@ -216,6 +216,30 @@ static int parser__check_base(struct parser *p, const char *base_override)
 	return p->c->base ? 0 : -ENOMEM;
 }
 
+/* The daemon runs what the file's run lines say, as its own user (root,
+ * for a system-wide one): a file that another user owns or may write
+ * would hand them that user's recorders, their -o and their -e. Checked
+ * on the file opened, not its name, so no link swapped after a check
+ * can pass it. A client reads only the base, itself checked. */
+static int parser__check_file(struct parser *p, FILE *f)
+{
+	struct stat st;
+
+	if (p->base_only)
+		return 0;
+	if (fstat(fileno(f), &st))
+		return parser__fail(p, 0, errno, "%s", strerror(errno));
+	if (st.st_uid && st.st_uid != geteuid())
+		return parser__fail(p, 0, EPERM, "owned by uid %u: only root or we (uid %u) may "
+				    "own the file whose sessions we run", (unsigned)st.st_uid,
+				    (unsigned)geteuid());
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return parser__fail(p, 0, EPERM, "writable by %s (mode %04o): chmod go-w it",
+				    st.st_mode & S_IWOTH ? "others" : "its group",
+				    (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
 static int parser__line(struct parser *p, char *raw)
 {
 	char *s = trim(raw);
@@ -248,6 +272,7 @@ struct daemon_config *daemon_config__new(const char *path, const char *base_over
 		snprintf(errbuf, errsz, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
+	err = parser__check_file(&p, f);
 	while (!err && getline(&line, &cap, f) >= 0) {
 		p.line++;
 		err = parser__line(&p, line);

@@ -4,7 +4,6 @@
 #include "daemon/daemon-config.h"
 #include "daemon/daemon-session.h"
 #include "daemon/daemon-status.h"
-#include "lib/escape.h"
 #include "lib/util.h"
 
 #include <errno.h>

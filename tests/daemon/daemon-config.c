@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Writes TEXT (with BASE for every %s) to a temp file; its path in buf. */
@@ -77,6 +78,21 @@ static int test_daemon_config(struct test_ctx *ctx)
 		daemon_config__delete(c);
 		unlink(path);
 	}
+	/* the daemon runs the file's sessions: one that others may write
+	 * is refused, by the daemon only (a client reads the base alone) */
+	strcpy(path, "/tmp/frdaemon-cfg.XXXXXX");
+	TEST_ASSERT(!write_config(path, "[daemon]\nbase=%s\n", base), "write");
+	TEST_ASSERT(!chmod(path, 0620), "chmod: %s", strerror(errno));
+	errno = 0;
+	c = daemon_config__new(path, NULL, 0, err, sizeof(err));
+	TEST_LOG(ctx, "  %s\n", err);
+	TEST_ASSERT(!c && errno == EPERM && !strncmp(err, path, strlen(path)) &&
+		    !strcmp(err + strlen(path), ": writable by its group (mode 0620): chmod go-w it"),
+		    "group-writable config: '%s'", err);
+	c = daemon_config__new(path, NULL, 1, err, sizeof(err));
+	TEST_ASSERT(c, "a client refused a group-writable config: %s", err);
+	daemon_config__delete(c);
+	unlink(path);
 	/* --base overrides the file's and is named as the culprit */
 	strcpy(path, "/tmp/frdaemon-cfg.XXXXXX");
 	TEST_ASSERT(!write_config(path, "[daemon]\nbase=%s\n", base), "write");

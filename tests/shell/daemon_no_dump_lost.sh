@@ -20,6 +20,14 @@ undo() {
 	cleanup
 }
 trap undo EXIT
+# A new base B, a daemon on it running the one session NAME, which answers
+start_daemon() {	# BASE NAME RUN
+	B=$1
+	mkdir -m 700 "$B"
+	printf '[daemon]\nbase = %s\n[session-%s]\nrun = %s\n' "$B" "$2" "$3" > "$cfg"
+	"$PERF" daemon start --config "$cfg" || fail "start: exit $?"
+	wait_until "session $2 did not answer a ping" pinged "$2"
+}
 
 # A cgroup that gives its tasks a fiftieth of one CPU: a dump then takes fifty
 # times its CPU time, whatever else the machine does. v1 or v2.
@@ -40,12 +48,7 @@ throttle() {	# PID
 # 5. stop: the session's final dump of 2 x 1 MB rings at zstd level 19,
 # on a fiftieth of a CPU, takes well over the 5 s after which the daemon
 # used to SIGKILL it; it is written whole, and stop returns after it.
-B=$TMP/base
-mkdir -m 700 "$B"
-printf '[daemon]\nbase = %s\n[session-slow]\nrun = %s\n' "$B" \
-	"--overwrite --switch-output -a -g -e cpu-clock -F 4000 -m 1M -z19" > "$cfg"
-"$PERF" daemon start --config "$cfg" || fail "start: exit $?"
-wait_until "session slow did not answer a ping" pinged slow
+start_daemon "$TMP/base" slow "--overwrite --switch-output -a -g -e cpu-clock -F 4000 -m 1M -z19"
 spid=$(session_pid slow)
 # rings full: 1.5 s of samples with callchains on both CPUs
 "$PERF" test -w spin 1.5 & "$PERF" test -w spin 1.5
@@ -70,12 +73,7 @@ rmdir "$CG" && CG=
 MNT=$TMP/mnt
 mkdir -m 700 "$MNT"
 mount -t tmpfs -o size=4m,mode=0700 frtest "$MNT" || { MNT=; skip "cannot mount a tmpfs"; }
-B=$MNT/base
-mkdir -m 700 "$B"
-printf '[daemon]\nbase = %s\n[session-a]\nrun = %s\n' "$B" \
-	"--overwrite --switch-output -a -e cpu-clock -F 999 -m 64K" > "$cfg"
-"$PERF" daemon start --config "$cfg" || fail "start: exit $?"
-wait_until "session a did not answer a ping" pinged a
+start_daemon "$MNT/base" a "--overwrite --switch-output -a -e cpu-clock -F 999 -m 64K"
 dd if=/dev/zero of="$MNT/fill" bs=64k 2> /dev/null
 echo x > "$MNT/probe" 2> /dev/null && fail "the tmpfs is not full"
 cat >> "$cfg" <<EOF

@@ -6,27 +6,6 @@ command -v cc >/dev/null || skip "no C compiler"
 command -v objcopy >/dev/null || skip "no objcopy"
 cd "$TMP" || exit 1
 export HOME=$TMP
-# spins in its own code, then execs what follows its count, if anything
-cat > spin.c <<'C'
-#include <stdlib.h>
-#include <unistd.h>
-volatile unsigned long sink;
-__attribute__((noinline)) void cache_spin(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++)
-		sink += i * TAG;
-}
-int main(int argc, char **argv)
-{
-	cache_spin(strtoul(argv[1], NULL, 0));
-	if (argc > 2)
-		execv(argv[2], argv + 2);
-	return 0;
-}
-C
-build() {	# NAME TAG [cc flags]: a binary with a build id of its own
-	cc -O1 -Wl,--build-id -DTAG=$2 "${@:3}" -o "$1" spin.c || fail "compile $1"
-}
 bid() { "$STOCK" buildid-list -i "$1" 2>/dev/null; }
 blocks() { stat -c %b "$1"; }
 # what the regular files under DIR take on disk, in bytes
@@ -34,7 +13,7 @@ disk() { find "$1" -type f -printf '%b\n' | awk '{ s += $1 } END { print s * 512
 
 # 1. a 400 MB binary with 64 KB of data costs the cache its data, not its
 # size, and the copy reads back the same
-build sparse 1
+build_tagged sparse 1
 dd if=/dev/urandom of=sparse bs=64K count=1 seek=3200 conv=notrunc status=none || fail "dd"
 truncate -s 400M sparse
 sparse_bid=$(bid sparse)
@@ -52,8 +31,8 @@ cmp -s sparse "$copy" || fail "the cache's copy of the sparse binary differs"
 # binary that does not fit is left out, the ones after it still go in,
 # and the closing line counts what was left out. Static binaries: the
 # DSOs are exactly first, the vdso and second.
-build second 2 -static
-build first 3 -static
+build_tagged second 2 -static
+build_tagged first 3 -static
 head -c 4M /dev/urandom > blob
 objcopy --add-section .blob=blob --set-section-flags .blob=noload,readonly first ||
 	fail "objcopy"

@@ -7,33 +7,13 @@ command -v cc >/dev/null || skip "no C compiler"
 cd "$TMP" || exit 1
 export HOME=$TMP
 CACHE=$TMP/.debug
-# each copy its own build id (TAG); with an argument "stop" it stops
-# itself once it has run, mapped until it is killed
-cat > victim.c <<'C'
-#include <signal.h>
-#include <stdlib.h>
-#include <unistd.h>
-volatile unsigned long sink;
-__attribute__((noinline)) void victim_spin(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++)
-		sink += i * TAG;
-}
-int main(int argc, char **argv)
-{
-	victim_spin(strtoul(argv[1], NULL, 0));
-	if (argc > 2)
-		kill(getpid(), SIGSTOP);
-	return 0;
-}
-C
 # the user's directory; "other" stands for a file only root may read
 mkdir -p u/d secret evil && chmod 700 secret
 tag=1
 # u/swap is replaced by y's copy; u/upg is upgraded to upg2 (a new
 # inode under the same name) while the recorder runs
 for v in u/ok u/fifo u/link u/d/dir u/live secret/other u/swap y u/upg upg2; do
-	cc -O1 -Wl,--build-id -DTAG=$((tag++)) -o $v victim.c || fail "compile $v"
+	build_tagged $v $((tag++))
 done
 chmod 600 secret/other
 cp secret/other evil/dir

@@ -23,6 +23,12 @@ fail() { echo "  FAIL: $*" >&2; exit 1; }
 skip() { echo "  SKIP: $*" >&2; exit $SKIP; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root: $*"; }
 
+# OUT, a binary of lib/tagged.c with a build id of its own (TAG, a number)
+build_tagged() {	# OUT TAG [cc flags]
+	cc -O1 -Wl,--build-id -DTAG="$2" "${@:3}" -o "$1" \
+		"$(dirname "${BASH_SOURCE[0]}")/tagged.c" || fail "compile $1"
+}
+
 need_stock() {
 	[ -x "$STOCK" ] || skip "no stock perf at $STOCK (apt-get install linux-perf)"
 	# Debian's /usr/bin/perf is a wrapper that needs the matching linux-perf-X
