@@ -8,6 +8,7 @@
 #include "util/tp.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,23 +173,22 @@ out:
 	return err;
 }
 
-static int feature__cmp(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
+/* The features describing the machine that sysfs gives (header-*.c):
+ * what sysfs does not tell (a kernel without NUMA, no "cpu" PMU) is left
+ * out rather than failing the file, as the stock perf does. */
+static int (*const sysfs_feature[HEADER_FEAT_AHEAD])(struct buf *b) = {
+	[HEADER_CPU_TOPOLOGY] = header__cpu_topology,
+	[HEADER_NUMA_TOPOLOGY] = header__numa_topology,
+	[HEADER_PMU_MAPPINGS] = header__pmu_mappings,
+	[HEADER_CACHE] = header__cache,
+	[HEADER_MEM_TOPOLOGY] = header__mem_topology,
+	[HEADER_CPU_PMU_CAPS] = header__cpu_pmu_caps,
+	[HEADER_PMU_CAPS] = header__pmu_caps,
+};
 
-/* The features describing the machine: what sysfs does not tell (a
- * kernel without NUMA, no "cpu" PMU) is left out rather than failing
- * the file, as the stock perf does. */
 static int feature__from_sysfs(int feat)
 {
-	switch (feat) {
-	case HEADER_CPU_TOPOLOGY: case HEADER_NUMA_TOPOLOGY: case HEADER_PMU_MAPPINGS:
-	case HEADER_CACHE: case HEADER_MEM_TOPOLOGY: case HEADER_CPU_PMU_CAPS:
-	case HEADER_PMU_CAPS:
-		return 1;
-	}
-	return 0;
+	return feat >= 0 && feat < HEADER_FEAT_AHEAD && sysfs_feature[feat];
 }
 
 /* Appends feature feat's body to body. 0 or -errno. */
@@ -232,16 +232,13 @@ static int feature__body(struct buf *body, int feat, const struct header_info *i
 	case HEADER_CLOCK_DATA:
 		feat_clock_data(body, info->evlist->entries[0]->attr.clockid);
 		break;
-	case HEADER_CPU_TOPOLOGY: err = header__cpu_topology(body); break;
-	case HEADER_NUMA_TOPOLOGY: err = header__numa_topology(body); break;
-	case HEADER_PMU_MAPPINGS: err = header__pmu_mappings(body); break;
-	case HEADER_CACHE: err = header__cache(body); break;
-	case HEADER_MEM_TOPOLOGY: err = header__mem_topology(body); break;
-	case HEADER_CPU_PMU_CAPS: err = header__cpu_pmu_caps(body); break;
-	case HEADER_PMU_CAPS: err = header__pmu_caps(body); break;
 	case HEADER_SAMPLE_TIME:
 		buf__u64(body, info->first_sample_time);
 		buf__u64(body, info->last_sample_time);
+		break;
+	default:
+		if (feature__from_sysfs(feat))
+			err = sysfs_feature[feat](body);
 		break;
 	}
 	return err ? err : body->err;
@@ -297,53 +294,41 @@ void header_ahead__release(struct header_ahead *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* The features a file of info has, in bit order (at most 32). */
-static int header__list_features(int feats[32], const struct header_info *info)
+/* Whether a file of info has feature feat. */
+static bool feature__in_file(int feat, const struct header_info *info)
 {
-	int nfeat = 0, use_clockid;
+	const struct evlist *evlist = info->evlist;
 
-	if (info->evlist && evlist__has_tracepoints(info->evlist))
-		feats[nfeat++] = HEADER_TRACING_DATA;
-	if (info->hits)
-		feats[nfeat++] = HEADER_BUILD_ID;
-	feats[nfeat++] = HEADER_HOSTNAME;
-	feats[nfeat++] = HEADER_OSRELEASE;
-	feats[nfeat++] = HEADER_VERSION;
-	feats[nfeat++] = HEADER_ARCH;
-	feats[nfeat++] = HEADER_NRCPUS;
-	feats[nfeat++] = HEADER_CPUDESC;
-	feats[nfeat++] = HEADER_CPUID;
-	feats[nfeat++] = HEADER_TOTAL_MEM;
-	if (info->argc)
-		feats[nfeat++] = HEADER_CMDLINE;
-	if (info->evlist)
-		feats[nfeat++] = HEADER_EVENT_DESC;
-	if (info->evlist && evlist__nr_groups(info->evlist))
-		feats[nfeat++] = HEADER_GROUP_DESC;
-	if (info->last_sample_time)
-		feats[nfeat++] = HEADER_SAMPLE_TIME;
-	use_clockid = info->evlist && info->evlist->nr_entries &&
-		      info->evlist->entries[0]->attr.use_clockid;
-	if (use_clockid)
-		feats[nfeat++] = HEADER_CLOCKID;
-	if (info->bpf_prog_info && info->bpf_btf) {
-		feats[nfeat++] = HEADER_BPF_PROG_INFO;
-		feats[nfeat++] = HEADER_BPF_BTF;
+	switch (feat) {
+	case HEADER_TRACING_DATA: return evlist && evlist__has_tracepoints(evlist);
+	case HEADER_BUILD_ID: return info->hits != NULL;
+	case HEADER_HOSTNAME: case HEADER_OSRELEASE: case HEADER_VERSION:
+	case HEADER_ARCH: case HEADER_NRCPUS: case HEADER_CPUDESC: case HEADER_CPUID:
+	case HEADER_TOTAL_MEM:
+		return true;
+	case HEADER_CMDLINE: return info->argc;
+	case HEADER_EVENT_DESC: return evlist != NULL;
+	case HEADER_GROUP_DESC: return evlist && evlist__nr_groups(evlist);
+	case HEADER_SAMPLE_TIME: return info->last_sample_time;
+	case HEADER_CLOCKID:
+	case HEADER_CLOCK_DATA:
+		return evlist && evlist->nr_entries && evlist->entries[0]->attr.use_clockid;
+	case HEADER_BPF_PROG_INFO:
+	case HEADER_BPF_BTF:
+		return info->bpf_prog_info && info->bpf_btf;
+	case HEADER_COMPRESSED: return info->comp_level;
 	}
-	if (info->comp_level)	/* bit order: between CLOCKID and CLOCK_DATA */
-		feats[nfeat++] = HEADER_COMPRESSED;
-	if (use_clockid)
-		feats[nfeat++] = HEADER_CLOCK_DATA;
+	return feature__from_sysfs(feat);
+}
 
-	feats[nfeat++] = HEADER_CPU_TOPOLOGY;
-	feats[nfeat++] = HEADER_NUMA_TOPOLOGY;
-	feats[nfeat++] = HEADER_PMU_MAPPINGS;
-	feats[nfeat++] = HEADER_CACHE;
-	feats[nfeat++] = HEADER_MEM_TOPOLOGY;
-	feats[nfeat++] = HEADER_CPU_PMU_CAPS;
-	feats[nfeat++] = HEADER_PMU_CAPS;
-	/* the sections go in bit order, whatever order the list was made in */
-	qsort(feats, nfeat, sizeof(*feats), feature__cmp);
+/* The features a file of info has, in bit order, the sections' order. */
+static int header__list_features(int feats[HEADER_FEAT_AHEAD], const struct header_info *info)
+{
+	int nfeat = 0;
+
+	for (int f = 0; f < HEADER_FEAT_AHEAD; f++)
+		if (feature__in_file(f, info))
+			feats[nfeat++] = f;
 	return nfeat;
 }
 
@@ -387,8 +372,8 @@ static int header__make_bodies(struct buf *body, int *feats, int nfeat,
 int header__build_features(struct buf *out, u64 base, u64 features[4],
 			   const struct header_info *info)
 {
-	int feats[32], nfeat = header__list_features(feats, info), nsec;
-	struct perf_file_section secs[32];
+	int feats[HEADER_FEAT_AHEAD], nfeat = header__list_features(feats, info), nsec;
+	struct perf_file_section secs[HEADER_FEAT_AHEAD];
 	struct buf body = { 0 };
 
 	/* the bodies first, since a machine feature sysfs cannot give is left

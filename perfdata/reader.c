@@ -237,27 +237,27 @@ static int reader__check_attr(struct perf_reader *r, struct reader_evsel *e, con
  * short read, said here. */
 static int reader__load(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
 	struct stat st;
 	char *p;
-	int ret;
 
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0 || fstat(r->fd, &st)) {
+	if (fd < 0 || fstat(fd, &st)) {
 		ret = -errno;
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return ret;
+		goto out;
 	}
-	if (!S_ISREG(st.st_mode))
-		return fail(err, errsz, path, "not a regular file");
 	r->size = st.st_size;
-	if (r->size < sizeof(r->hdr))
-		return fail(err, errsz, path, r->size ? "truncated header" : "file is empty");
-	p = malloc(r->size);
-	if (!p)
-		return fail(err, errsz, path, strerror(ENOMEM));
+	if (!S_ISREG(st.st_mode))
+		ret = fail(err, errsz, path, "not a regular file");
+	else if (r->size < sizeof(r->hdr))
+		ret = fail(err, errsz, path, r->size ? "truncated header" : "file is empty");
+	else if (!(p = malloc(r->size)))
+		ret = fail(err, errsz, path, strerror(ENOMEM));
+	if (ret)
+		goto out;
 	r->map = p;
 	for (size_t got = 0; got < r->size;) {
-		ssize_t n = pread(r->fd, p + got, r->size - got, got);
+		ssize_t n = pread(fd, p + got, r->size - got, got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -266,11 +266,14 @@ static int reader__load(struct perf_reader *r, const char *path, char *err, size
 			snprintf(err, errsz, "%s: %s at offset %#zx of its %zu bytes%s", path,
 				 n ? strerror(errno) : "file truncated while being read", got, r->size,
 				 n ? "" : " (someone is writing it?)");
-			return ret;
+			break;
 		}
 		got += n;
 	}
-	return 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }
 
 /* The header's magic and sizes, and every section it names inside the
@@ -432,10 +435,7 @@ void reader__close(struct perf_reader *r)
 	if (r->tep)
 		tep_free(r->tep);
 	free((void *)r->map);
-	if (r->fd >= 0)
-		close(r->fd);
 	memset(r, 0, sizeof(*r));
-	r->fd = -1;
 }
 
 /* A hostile COMPRESSED record could decompress to gigabytes: no honest

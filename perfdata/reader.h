@@ -32,7 +32,6 @@ struct reader_evsel {
 /* A perf.data read and checked: every offset and size read from it lies
  * inside the file before anything uses it. */
 struct perf_reader {
-	int fd;
 	const char *map;	/* the file's bytes as they were when opened: a copy */
 	size_t size;
 	struct perf_file_header hdr;

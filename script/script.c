@@ -952,7 +952,6 @@ int script__run(const struct script_opts *o)
 	struct collect c = { 0 };
 	int rc;
 
-	s.reader.fd = -1;
 	trace_seq_init(&s.seq);
 	rc = script__setup(&s);
 	if (!rc)

@@ -178,7 +178,7 @@ static int test_full(const char *dir)
 				  AT_DYN_SIZE, AT_AUX_SIZE };
 	static const u64 lies[] = { 1ULL << 40, ~0ULL, ~0ULL - 7, 0x7fffffffffffffffULL, 4096 };
 	struct perf_event_attr a = full_attr();
-	struct perf_reader r = { .fd = -1 };
+	struct perf_reader r = { 0 };
 	struct buf data = { 0 };
 	struct sample s;
 	char path[300];
@@ -245,7 +245,7 @@ static int test_variants(const char *dir)
 		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY, .sample_regs_user = 0xff,
 		.sample_regs_intr = 1, .sample_stack_user = 4096,
 	};
-	struct perf_reader r = { .fd = -1 };
+	struct perf_reader r = { 0 };
 	struct buf data = { 0 };
 	size_t start = event__begin(&data, PERF_RECORD_SAMPLE, 0);
 	struct sample s;
@@ -305,7 +305,7 @@ static int test_mixed_trailers(const char *dir)
 		{ .pid = 7, .tid = 7, .time = 3000, .id = 999 },
 	};
 	const struct reader_evsel *e;
-	struct perf_reader r = { .fd = -1 };
+	struct perf_reader r = { 0 };
 	struct buf data = { 0 };
 	struct perf_event_header *h;
 	struct sample_id sid;
@@ -536,7 +536,7 @@ static int test_shared_id(const char *dir)
 		  .config = PERF_COUNT_SW_PAGE_FAULTS,
 		  .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER },
 	};
-	struct perf_reader r = { .fd = -1 };
+	struct perf_reader r = { 0 };
 	struct buf data = { 0 };
 	char path[300], err[512];
 	size_t start = event__begin(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
@@ -587,7 +587,7 @@ static int count_full(struct perf_reader *r, const struct perf_event_header *h, 
 static int test_truncated(const char *dir)
 {
 	struct perf_event_attr a = full_attr();
-	struct perf_reader r = { .fd = -1 };
+	struct perf_reader r = { 0 };
 	struct buf data = { 0 };
 	char path[300], err[512];
 	int status = 0, seen = 0;

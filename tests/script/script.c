@@ -381,7 +381,7 @@ static int targeted(struct fuzz *f, const char *seed)
  * seed: one line naming the file, the record's offset and the part. */
 static int targeted_stack(struct fuzz *f, const char *seed)
 {
-	struct perf_reader r = { .fd = -1 };
+	struct perf_reader r = { 0 };
 	const struct perf_event_header *h;
 	char err[512], msg[1024], want[400];
 	struct sample s = { 0 };
