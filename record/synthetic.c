@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -341,6 +342,17 @@ static int synthesize__names_of(struct buf *out, pid_t pid, u64 sample_type)
 	return n;
 }
 
+/* A signal that ends the recorder waits, blocked, for its loop: a scan
+ * of a machine's every thread must not keep the loop from it. */
+static int synthesize__stop_pending(void)
+{
+	sigset_t set;
+
+	return !sigpending(&set) && (sigismember(&set, SIGINT) == 1 ||
+				     sigismember(&set, SIGTERM) == 1 ||
+				     sigismember(&set, SIGHUP) == 1);
+}
+
 int synthesize__names(struct buf *out, u64 sample_type)
 {
 	DIR *d = opendir("/proc");
@@ -349,7 +361,7 @@ int synthesize__names(struct buf *out, u64 sample_type)
 
 	if (!d)
 		return -errno;
-	while (got >= 0 && (de = readdir(d))) {
+	while (got >= 0 && !synthesize__stop_pending() && (de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		got = synthesize__names_of(out, atoi(de->d_name), sample_type);

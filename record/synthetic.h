@@ -34,7 +34,8 @@ int synthesize__process(struct buf *out, pid_t pid, u64 sample_type, struct buil
 int synthesize__all(struct buf *out, u64 sample_type, struct build_id_cache *c);
 /* A COMM for every thread in /proc, of the name it has now: the names of
  * the tasks whose records the kernel dropped, as far as they still
- * exist. The threads named, or -errno. */
+ * exist; a pending SIGINT, SIGTERM or SIGHUP ends the scan where it is,
+ * with the names so far. The threads named, or -errno. */
 int synthesize__names(struct buf *out, u64 sample_type);
 
 #endif

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -129,6 +130,33 @@ static int test_synthetic(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-const struct test_suite suite_record_synthetic = {
-	"record/synthetic", "Synthesize COMM/MMAP2/FORK of existing tasks", test_synthetic,
-};
+/* The names of every thread: this one among them; and none read once a
+ * SIGINT waits for the recorder's loop, which must not wait on the scan. */
+static int test_names(struct test_ctx *ctx)
+{
+	struct buf b = { 0 };
+	sigset_t set, old;
+	siginfo_t si;
+	struct timespec now = { 0, 0 };
+	int n, stopped;
+
+	(void)ctx;
+	n = synthesize__names(&b, ST);
+	TEST_ASSERT(n > 0 && !b.err, "no names read: %d", n);
+	buf__release(&b);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	TEST_ASSERT(!sigprocmask(SIG_BLOCK, &set, &old), "sigprocmask");
+	raise(SIGINT);
+	stopped = synthesize__names(&b, ST);
+	/* the SIGINT taken back before the mask is */
+	sigtimedwait(&set, &si, &now);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	TEST_ASSERT(stopped == 0 && b.len == 0, "%d names read with a SIGINT pending", stopped);
+	buf__release(&b);
+	return TEST_OK;
+}
+
+TEST_SUITE(suite_record_synthetic, "record/synthetic",
+	   "Synthesize COMM/MMAP2/FORK of existing tasks; every thread's name, the scan ended "
+	   "by a pending SIGINT", test_synthetic, test_names);
