@@ -1,0 +1,325 @@
+/* perf script's lines: a sample by default or with -F's fields, its
+ * callchain, a READ sample's counts and an mmap event, as the stock perf
+ * prints them. */
+#include "script/script-internal.h"
+#include "script/comm-map.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <traceevent/event-parse.h>
+
+void script__print_prefix(struct script *s, const struct reader_evsel *e, const char *comm,
+			 u32 tid, u32 cpu, u64 time)
+{
+	char unknown[16];
+
+	if (!comm) {
+		snprintf(unknown, sizeof(unknown), tid ? ":%u" : "swapper", tid);
+		comm = unknown;
+	}
+	fprintf(s->out, "%16s %5u ", comm, tid);
+	/* the CPU column only where the samples say which CPU, as perf does */
+	if (script__type_leader(s, e)->attr.sample_type & PERF_SAMPLE_CPU)
+		fprintf(s->out, "[%03u] ", cpu);
+	fprintf(s->out, "%5llu.%06llu: ",
+	       (unsigned long long)(time / 1000000000ULL),
+	       (unsigned long long)(time % 1000000000ULL / 1000));
+}
+
+/* A tracepoint whose format the file holds and libtraceevent parsed. */
+int script__decodable(const struct script *s, const struct reader_evsel *e)
+{
+	return e->attr.type == PERF_TYPE_TRACEPOINT && s->reader.tep &&
+	       e->attr.config <= INT_MAX && tep_find_event(s->reader.tep, e->attr.config);
+}
+
+/* A tracepoint's fields as its format prints them (valid until the next
+ * call). */
+static const char *trace_info(struct script *s, const struct sample *smp)
+{
+	struct tep_record rec = {
+		.ts = smp->time, .cpu = smp->cpu, .size = smp->raw_size, .data = s->raw,
+	};
+
+	memcpy(s->raw, smp->raw, smp->raw_size);	/* < 64 KiB: in a record */
+	trace_seq_reset(&s->seq);
+	tep_print_event(s->reader.tep, &s->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s->seq);
+	memset(s->raw, 0, smp->raw_size);
+	return s->seq.buffer;
+}
+
+/* The stock perf's names of the x86_64 registers (perf_regs.h order). */
+static const char *reg_name(int bit)
+{
+	static const char *const names[] = { "AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP",
+		"IP", "FLAGS", "CS", "SS", "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11",
+		"R12", "R13", "R14", "R15" };
+	static const char *const xmm[] = { "XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5",
+		"XMM6", "XMM7", "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14",
+		"XMM15" };
+
+	if (bit < (int)ARRAY_SIZE(names))
+		return names[bit];
+	/* each XMM register is two u64s, both named after it */
+	if (bit >= 32 && bit < 64)
+		return xmm[(bit - 32) / 2];
+	return "unknown";
+}
+
+static void print_regs(struct script *s, const struct sample_regs *regs)
+{
+	int i = 0;
+
+	if (!regs->regs)
+		return;
+	fprintf(s->out, " ABI:%llu ", (unsigned long long)regs->abi);
+	for (u64 m = regs->mask; m; m &= m - 1)
+		fprintf(s->out, "%5s:0x%llx ", reg_name(__builtin_ctzll(m)),
+			(unsigned long long)regs->regs[i++]);
+}
+
+/* 4096 -> "4K", as the stock perf names page sizes (a unit only while
+ * more than one of it remains: 1 GiB is "1024M"); 0 is "N/A". */
+static void print_page_size(struct script *s, u64 size)
+{
+	static const char units[] = "BKMG";
+	int u = 0;
+
+	if (!size) {
+		fprintf(s->out, " N/A");
+		return;
+	}
+	while (size / 1024 > 1 && u < 3) {
+		size /= 1024;
+		u++;
+	}
+	fprintf(s->out, " %llu%c", (unsigned long long)size, units[u]);
+}
+
+/* -F sym,symoff,dso after an address: resolved in the maps as they are
+ * at the sample's time; nothing without those fields. */
+static void print_sym(struct script *s, const struct sample *smp, u32 cpumode, u64 ip)
+{
+	struct addr_loc al;
+
+	if (!s->dsos)
+		return;
+	machine__resolve(&s->machine, smp->pid, cpumode, ip, &al);
+	addr_loc__fprintf(&al, s->out, HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF), HAS(s, FIELD_DSO));
+}
+
+/* Each address of the callchain a line; the context markers say whose
+ * addresses follow. With symbols, the stock perf shows an address as the
+ * offset in its DSO. */
+static void print_chain(struct script *s, const struct sample *smp)
+{
+	u32 cpumode = smp->cpumode;
+
+	for (u64 i = 0; i < smp->nr_callchain; i++) {
+		u64 ip = smp->callchain[i];
+		struct addr_loc al;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+				  ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
+				  PERF_RECORD_MISC_HYPERVISOR;
+			continue;
+		}
+		if (!s->dsos) {
+			fprintf(s->out, "\t%16llx\n", (unsigned long long)ip);
+			continue;
+		}
+		machine__resolve(&s->machine, smp->pid, cpumode, ip, &al);
+		fprintf(s->out, "\t%16llx", (unsigned long long)al.rel);
+		addr_loc__fprintf(&al, s->out, HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF),
+				  HAS(s, FIELD_DSO));
+		fputc('\n', s->out);
+	}
+}
+
+static void print_fields(struct script *s, const struct sample *smp, const char *comm)
+{
+	const struct reader_evsel *e = smp->evsel;
+	int chain = HAS(s, FIELD_IP) && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+	char unknown[16];
+
+	if (HAS(s, FIELD_COMM)) {
+		if (!comm) {
+			snprintf(unknown, sizeof(unknown), smp->tid ? ":%u" : "swapper", smp->tid);
+			comm = unknown;
+		}
+		/* a callchain goes below the line: no column to align */
+		fprintf(s->out, chain ? "%s " : "%16s ", comm);
+	}
+	if (HAS(s, FIELD_PID) && HAS(s, FIELD_TID))
+		fprintf(s->out, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);
+	else if (HAS(s, FIELD_PID) || HAS(s, FIELD_TID))
+		fprintf(s->out, "%5d ", (int)(HAS(s, FIELD_PID) ? smp->pid : smp->tid));
+	if (HAS(s, FIELD_CPU))
+		fprintf(s->out, "[%03d] ", (int)smp->cpu);
+	if (HAS(s, FIELD_TIME))
+		fprintf(s->out, "%5llu.%06llu: ", (unsigned long long)(smp->time / 1000000000ULL),
+			(unsigned long long)(smp->time % 1000000000ULL / 1000));
+	if (HAS(s, FIELD_PERIOD))
+		fprintf(s->out, "%10llu ", (unsigned long long)smp->period);
+	if (HAS(s, FIELD_EVENT))
+		fprintf(s->out, "%*s: ", s->name_width, e->name);
+	if (HAS(s, FIELD_TRACE) && script__decodable(s, e) && smp->raw)
+		fputs(trace_info(s, smp), s->out);
+	if (HAS(s, FIELD_ADDR))
+		fprintf(s->out, "%16llx", (unsigned long long)smp->addr);
+	if (HAS(s, FIELD_DATA_SRC))
+		script__print_data_src(s, smp->data_src);
+	if (HAS(s, FIELD_WEIGHT))
+		fprintf(s->out, "%16llu", (unsigned long long)smp->weight);
+	if (HAS(s, FIELD_INS_LAT))
+		fprintf(s->out, "%16u", smp->ins_lat);
+	if (HAS(s, FIELD_CGROUP)) {
+		const char *path = id_hash__find(&s->cgroups, smp->cgroup);
+
+		fprintf(s->out, " %s", path ? path : "unknown");
+	}
+	if (HAS(s, FIELD_IP)) {
+		if (chain) {
+			fputc('\n', s->out);
+			print_chain(s, smp);
+		} else {
+			fprintf(s->out, " %16llx", (unsigned long long)smp->ip);
+			print_sym(s, smp, smp->cpumode, smp->ip);
+		}
+	}
+	if (HAS(s, FIELD_IREGS))
+		print_regs(s, &smp->iregs);
+	if (HAS(s, FIELD_UREGS))
+		print_regs(s, &smp->uregs);
+	if (HAS(s, FIELD_PHYS_ADDR))
+		fprintf(s->out, "%16llx", (unsigned long long)smp->phys_addr);
+	if (HAS(s, FIELD_DATA_PAGE_SIZE))
+		print_page_size(s, smp->data_page_size);
+	if (HAS(s, FIELD_CODE_PAGE_SIZE))
+		print_page_size(s, smp->code_page_size);
+	fputc('\n', s->out);
+}
+
+void script__print_sample(struct script *s, const struct sample *smp)
+{
+	const struct reader_evsel *e = smp->evsel;
+	const char *comm = comm_map__get(s->comms, smp->tid);
+
+	if (s->fields) {
+		print_fields(s, smp, comm);
+		return;
+	}
+	script__print_prefix(s, e, comm, smp->tid, smp->cpu, smp->time);
+	if (script__decodable(s, e) && smp->raw) {
+		fprintf(s->out, "%30s: %s\n", e->name, trace_info(s, smp));
+		return;
+	}
+	fprintf(s->out, "%10llu %s: %16llx\n", (unsigned long long)smp->period, e->name,
+	       (unsigned long long)smp->ip);
+	for (u64 i = 0; i < smp->nr_callchain; i++)
+		if (smp->callchain[i] < PERF_CONTEXT_MAX)
+			fprintf(s->out, "\t%16llx\n", (unsigned long long)smp->callchain[i]);
+}
+
+void script__print_mmap(struct script *s, const struct perf_event_header *h,
+		       const struct reader_evsel *e, const struct sample_id *sid)
+{
+	const char *b = (const char *)(h + 1);
+	u32 pid, tid;
+	u64 start, len, pgoff;
+
+	memcpy(&pid, b, 4);
+	memcpy(&tid, b + 4, 4);
+	memcpy(&start, b + 8, 8);
+	memcpy(&len, b + 16, 8);
+	memcpy(&pgoff, b + 24, 8);
+	script__print_prefix(s, e, comm_map__get(s->comms, tid), tid, sid->cpu, sid->time);
+	if (h->type == PERF_RECORD_MMAP) {
+		fprintf(s->out, "PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: %c %s\n", (int)pid, (int)tid,
+		       (unsigned long long)start, (unsigned long long)len,
+		       (unsigned long long)pgoff, (h->misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
+		       b + 32);
+		return;
+	}
+	u32 prot, flags;
+
+	memcpy(&prot, b + 56, 4);
+	memcpy(&flags, b + 60, 4);
+	fprintf(s->out, "PERF_RECORD_MMAP2 %d/%d: [%#llx(%#llx) @ %#llx", (int)pid, (int)tid,
+	       (unsigned long long)start, (unsigned long long)len, (unsigned long long)pgoff);
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		u8 n = MIN((u8)b[32], BUILD_ID_SIZE);
+
+		fprintf(s->out, " <");
+		for (int i = 0; i < n; i++)
+			fprintf(s->out, "%02x", (u8)b[36 + i]);
+		fprintf(s->out, ">");
+	} else {
+		u32 maj, min;
+		u64 ino, gen;
+
+		memcpy(&maj, b + 32, 4);
+		memcpy(&min, b + 36, 4);
+		memcpy(&ino, b + 40, 8);
+		memcpy(&gen, b + 48, 8);
+		fprintf(s->out, " %02x:%02x %llu %llu", maj, min, (unsigned long long)ino,
+		       (unsigned long long)gen);
+	}
+	fprintf(s->out, "]: %c%c%c%c %s\n", prot & PROT_READ ? 'r' : '-', prot & PROT_WRITE ? 'w' : '-',
+	       prot & PROT_EXEC ? 'x' : '-', flags & MAP_SHARED ? 's' : 'p', b + 64);
+}
+
+/* The last value a READ sample gave for id (0 before the first), kept
+ * where the next one can update it; NULL without memory. */
+static u64 *read_prev(struct script *s, u64 id)
+{
+	u64 *prev = id_hash__find(&s->read_prev, id);
+
+	if (!prev && (prev = calloc(1, sizeof(*prev))) && id_hash__add(&s->read_prev, id, prev)) {
+		free(prev);
+		prev = NULL;
+	}
+	return prev;
+}
+
+/* A READ sample (:S leader sampling, -s): as the stock perf, each value
+ * read is shown as a sample of the event it belongs to, whose period is
+ * how much that count grew since its last value; one that did not grow
+ * is left out. */
+int script__print_read_sample(struct script *s, const struct sample *smp)
+{
+	u64 rf = smp->evsel->attr.read_format;
+	u64 times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	u64 per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	/* group: nr, times, then value, id, lost each; one: value, times, id, lost */
+	int group = rf & PERF_FORMAT_GROUP;
+	u64 nr = group ? smp->read[0] : 1, first = group ? 1 + times : 0;
+	u64 id_at = group ? 1 : 1 + times;
+
+	for (u64 i = 0; i < nr; i++) {
+		const u64 *v = smp->read + first + i * per;
+		u64 id = (rf & PERF_FORMAT_ID) ? v[id_at] : smp->id;
+		struct sample member = *smp;
+		u64 *prev;
+
+		member.evsel = reader__evsel(&s->reader, id);
+		if (!member.evsel)
+			continue;	/* the stock perf counts it as an unknown id */
+		prev = read_prev(s, id);
+		if (!prev)
+			return -ENOMEM;
+		member.period = v[0] - *prev;
+		member.id = id;
+		*prev = v[0];
+		if (member.period)
+			script__print_sample(s, &member);
+	}
+	return 0;
+}
