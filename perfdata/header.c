@@ -219,7 +219,9 @@ static int feature__body(struct buf *body, int feat, const struct header_info *i
 		break;
 	}
 	case HEADER_COMPRESSED:	/* u32 version, type, level, ratio, mmap_len */
-		buf__u32(body, 1);
+		/* the stock perf writes version 0, and readers such as
+		 * hotspot's perfparser refuse the file with any other */
+		buf__u32(body, 0);
 		buf__u32(body, 1 /* zstd */);
 		buf__u32(body, info->comp_level);
 		buf__u32(body, info->comp_ratio);
