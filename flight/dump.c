@@ -190,6 +190,7 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	strcpy(d->path, path);
 	d->keep_old = keep_old;
 	d->info = *info;
+	d->info.clock_implied = d->opts.monotonic && !d->opts.clockid_asked;
 	/* the recorder adds programs as they load: the writer gets a copy */
 	if (info->bpf_prog_info && info->bpf_btf) {
 		d->bpf_prog_info.len = d->bpf_btf.len = 0;

@@ -313,6 +313,9 @@ static bool feature__in_file(int feat, const struct header_info *info)
 	case HEADER_GROUP_DESC: return evlist && evlist__nr_groups(evlist);
 	case HEADER_SAMPLE_TIME: return info->last_sample_time;
 	case HEADER_CLOCKID:
+		if (info->clock_implied)
+			return false;
+		/* fall through */
 	case HEADER_CLOCK_DATA:
 		return evlist && evlist->nr_entries && evlist->entries[0]->attr.use_clockid;
 	case HEADER_BPF_PROG_INFO:
