@@ -190,6 +190,7 @@ int dump__capture(struct dump *d, const struct tracking *trk, struct buf *pendin
 	strcpy(d->path, path);
 	d->keep_old = keep_old;
 	d->info = *info;
+	d->info.clock_implied = d->opts.monotonic && !d->opts.clockid_asked;
 	/* the recorder adds programs as they load: the writer gets a copy */
 	if (info->bpf_prog_info && info->bpf_btf) {
 		d->bpf_prog_info.len = d->bpf_btf.len = 0;
@@ -389,7 +390,7 @@ static int dump__put_stage(struct dump *d, struct dso_hits *hits, char *stage, s
 	return stage_pipe__put(&d->pipe, used);
 }
 
-static int dump__merge(struct dump *d, struct dso_hits *hits)
+static int dump__merge(struct dump *d, struct dso_hits *hits, u64 head)
 {
 	const struct perf_event_header *h;
 	char *stage = stage_pipe__stage(&d->pipe);
@@ -398,6 +399,8 @@ static int dump__merge(struct dump *d, struct dso_hits *hits)
 	u64 t, end;
 
 	memset(d->done, 0, (1 + d->nr_rings + d->take.nr_slots) * sizeof(*d->done));
+	d->done[0] = head;
+	d->st.records += head;
 	for (int s = 0; s < d->take.nr_slots; s++)
 		history_stream__start(&d->hist[s], &d->take, s);
 	d->st.trimmed = 0;
@@ -432,12 +435,40 @@ static int dump__merge(struct dump *d, struct dso_hits *hits)
 	return used ? dump__put_stage(d, hits, stage, used) : 0;
 }
 
+/* The prelude's records of no time, those synthesized in user space (the
+ * kernel's carry one), go first and as they are, compressed or not: the
+ * stock perf compresses only what it reads from the rings, and a reader
+ * that cannot decompress (hotspot's perfparser built without zstd) still
+ * gets the kernel's map and the tasks named from /proc. Returns how many,
+ * or -errno. */
+static s64 dump__write_head(struct dump *d, struct perf_data *out)
+{
+	struct iovec iov[64];
+	u64 head = count_until(d->prelude.times, d->prelude.nr, 0);
+	int n = 0, err = 0;
+
+	for (u64 i = 0; !err && i < head; i++) {
+		const struct perf_event_header *h = (const void *)(d->fwd.p + d->prelude.offs[i]);
+
+		iov[n++] = (struct iovec){ (void *)h, h->size };
+		if (n == (int)ARRAY_SIZE(iov) || i + 1 == head) {
+			err = perf_data__writev(out, iov, n);
+			n = 0;
+		}
+	}
+	return err ? err : (s64)head;
+}
+
 static int dump__emit(struct dump *d, struct perf_data *out)
 {
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
+	s64 head = dump__write_head(d, out);
 	int err, werr;
+
+	if (head < 0)
+		return head;
 
 	/* The build ids' model reads every stage once more, on whichever
 	 * side has less to do: writing into the page cache, the pipe
@@ -446,7 +477,7 @@ static int dump__emit(struct dump *d, struct perf_data *out)
 	int pipe_feeds = !d->opts.comp_level;
 
 	stage_pipe__start(&d->pipe, out, pipe_feeds);
-	err = dump__merge(d, pipe_feeds ? NULL : out->hits);
+	err = dump__merge(d, pipe_feeds ? NULL : out->hits, head);
 	/* out is ours again only once the pipe is empty, failed or not */
 	werr = stage_pipe__finish(&d->pipe);
 	err = err ? err : werr;

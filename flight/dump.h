@@ -23,6 +23,7 @@ struct dump_opts {
 	int keep_all;		/* --dump-window=all: no common-window trim */
 	u64 margin;		/* bytes trimmed for records in flight during a copy */
 	int monotonic;		/* samples carry CLOCK_MONOTONIC times (use_clockid) */
+	int clockid_asked;	/* that clock was asked with -k (else no CLOCKID feature) */
 	int last;		/* recording has ended: no later dump to defer records to */
 	int comp_level;		/* -z: records as zstd COMPRESSED records (0: as they are) */
 	u32 comp_mmap_len;	/* -z: the COMPRESSED feature's mmap_len */

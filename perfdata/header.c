@@ -219,7 +219,9 @@ static int feature__body(struct buf *body, int feat, const struct header_info *i
 		break;
 	}
 	case HEADER_COMPRESSED:	/* u32 version, type, level, ratio, mmap_len */
-		buf__u32(body, 1);
+		/* the stock perf writes version 0, and readers such as
+		 * hotspot's perfparser refuse the file with any other */
+		buf__u32(body, 0);
 		buf__u32(body, 1 /* zstd */);
 		buf__u32(body, info->comp_level);
 		buf__u32(body, info->comp_ratio);
@@ -311,6 +313,9 @@ static bool feature__in_file(int feat, const struct header_info *info)
 	case HEADER_GROUP_DESC: return evlist && evlist__nr_groups(evlist);
 	case HEADER_SAMPLE_TIME: return info->last_sample_time;
 	case HEADER_CLOCKID:
+		if (info->clock_implied)
+			return false;
+		/* fall through */
 	case HEADER_CLOCK_DATA:
 		return evlist && evlist->nr_entries && evlist->entries[0]->attr.use_clockid;
 	case HEADER_BPF_PROG_INFO:

@@ -60,6 +60,11 @@ struct header_info {
 	u64 first_sample_time, last_sample_time;	/* 0, 0: no samples */
 	int comp_level;		/* -z: the COMPRESSED feature (0: none) */
 	u32 comp_ratio, comp_mmap_len;
+	/* the events' clock is this perf's own choice (a flight recorder's
+	 * CLOCK_MONOTONIC), not asked with -k: no CLOCKID feature, as the
+	 * stock writes none without -k and readers such as hotspot's
+	 * perfparser warn on one (CLOCK_DATA stays: -F tod needs it) */
+	int clock_implied;
 	struct dso_hits *hits;	/* the BUILD_ID feature's DSOs (NULL: none, -B) */
 	/* BPF_PROG_INFO and BPF_BTF bodies (util/bpf-event.c); NULL: none */
 	const struct buf *bpf_prog_info, *bpf_btf;

@@ -368,12 +368,13 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 				a->sample_type |= PERF_SAMPLE_CPU;
 			if (opts->all_cgroups)
 				a->sample_type |= PERF_SAMPLE_CGROUP;
-			/* as the stock's: readers such as perf sched timehist
-			 * want every event to say it has callchains */
-			if (!opts->overwrite) {
-				a->sample_type |= callchain_bits(evsel_callchain(e, opts).mode);
-				config_callchain(e, opts);
-			}
+			/* as the stock's, flight recorder or not: readers
+			 * such as perf sched timehist want every event to say
+			 * it has callchains (a dummy never samples: the bits
+			 * cost nothing, and the sample_id trailer keeps its
+			 * layout) */
+			a->sample_type |= callchain_bits(evsel_callchain(e, opts).mode);
+			config_callchain(e, opts);
 		} else {
 			a->sample_type = sample_type(e, opts);
 			config_period(e, opts);

@@ -689,6 +689,7 @@ static int record__setup_dump_opts(struct record *rec)
 
 	rec->dump_opts.margin = DUMP_MARGIN;
 	rec->dump_opts.monotonic = opts->overwrite;
+	rec->dump_opts.clockid_asked = opts->use_clockid;
 	rec->dump_opts.comp_level = opts->comp_level;
 	rec->dump_opts.comp_mmap_len = opts->comp_mmap_len;
 	rec->dump_opts.buildid = !opts->no_buildid && !rec->data.pipe;
