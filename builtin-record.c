@@ -3,6 +3,7 @@
 #include "builtin.h"
 #include "util/evlist.h"
 #include "util/parse-events.h"
+#include "record/drain-thread.h"
 #include "record/loop.h"
 #include "record/record.h"
 #include "record/setup.h"
@@ -110,7 +111,8 @@ static int record__setup(struct record *rec, const char **argv)
 		pr_err("perf record: %s\n", rec->err);
 		return err;
 	}
-	return record__setup_tracking(rec);
+	err = record__setup_tracking(rec);
+	return err ? err : drain_threads__setup(rec);
 }
 
 /* Recording starts: tracking, what exists already, the events, the
@@ -125,6 +127,9 @@ static int record__start(struct record *rec, const char **argv)
 	if (!opts->per_task)
 		evlist__enable_tracking(rec->evlist);
 	err = record__synthesize(rec);
+	if (err)
+		return err;	/* said */
+	err = drain_threads__start(rec->threads);
 	if (err)
 		return err;	/* said */
 	if (!opts->per_task && !opts->delay_ms)
@@ -175,6 +180,7 @@ static void record__teardown(struct record *rec)
 {
 	perf_data__abort(&rec->data);	/* -o - taken, but never started */
 	dso_hits__delete(rec->data.hits);	/* a file given up before its end */
+	drain_threads__delete(rec->threads);	/* after the header file it holds */
 	workload__finish(&rec->workload, 1);
 	writer__stop(&rec->writer);
 	if (rec->dump && rec->dump->take.slot)

@@ -234,6 +234,7 @@ static int feature__body(struct buf *body, int feat, const struct header_info *i
 	case HEADER_CLOCK_DATA:
 		feat_clock_data(body, info->evlist->entries[0]->attr.clockid);
 		break;
+	case HEADER_DIR_FORMAT: buf__u64(body, 1 /* the stock's version */); break;
 	case HEADER_SAMPLE_TIME:
 		buf__u64(body, info->first_sample_time);
 		buf__u64(body, info->last_sample_time);
@@ -322,6 +323,7 @@ static bool feature__in_file(int feat, const struct header_info *info)
 	case HEADER_BPF_BTF:
 		return info->bpf_prog_info && info->bpf_btf;
 	case HEADER_COMPRESSED: return info->comp_level;
+	case HEADER_DIR_FORMAT: return info->dir_format;
 	}
 	return feature__from_sysfs(feat);
 }

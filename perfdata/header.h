@@ -35,7 +35,7 @@ enum header_feature {
 	HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_CPU_TOPOLOGY,
 	HEADER_NUMA_TOPOLOGY, HEADER_BRANCH_STACK, HEADER_PMU_MAPPINGS, HEADER_GROUP_DESC,
 	HEADER_AUXTRACE, HEADER_STAT, HEADER_CACHE, HEADER_SAMPLE_TIME,
-	HEADER_MEM_TOPOLOGY, HEADER_CLOCKID,
+	HEADER_MEM_TOPOLOGY, HEADER_CLOCKID, HEADER_DIR_FORMAT,
 	HEADER_BPF_PROG_INFO = 25, HEADER_BPF_BTF = 26,
 	HEADER_COMPRESSED = 27, HEADER_CPU_PMU_CAPS = 28, HEADER_CLOCK_DATA = 29,
 	HEADER_PMU_CAPS = 31,
@@ -65,6 +65,10 @@ struct header_info {
 	 * stock writes none without -k and readers such as hotspot's
 	 * perfparser warn on one (CLOCK_DATA stays: -F tod needs it) */
 	int clock_implied;
+	/* the file is the header of a perf.data directory (--threads): the
+	 * DIR_FORMAT feature says so, and the stock reader then reads the
+	 * directory's data.N files beside it */
+	int dir_format;
 	struct dso_hits *hits;	/* the BUILD_ID feature's DSOs (NULL: none, -B) */
 	/* BPF_PROG_INFO and BPF_BTF bodies (util/bpf-event.c); NULL: none */
 	const struct buf *bpf_prog_info, *bpf_btf;

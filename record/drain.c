@@ -9,6 +9,7 @@
 #include "flight/tracking.h"
 #include "record/synthetic.h"
 #include "util/cpumap.h"
+#include "buildid/dso-hits.h"
 
 #include <errno.h>
 #include <string.h>
@@ -152,15 +153,25 @@ static void drain__rename(struct drain_sink *sink)
 }
 
 /* --mmap-flush: does any ring hold enough to be written out? */
-static int drain__due(struct evlist *evlist, u64 flush)
+static int drain__due(struct evlist *evlist, u64 flush, int lo, int hi)
 {
-	for (int c = 0; flush > 1 && c < evlist->nr_mmaps; c++) {
+	for (int c = lo; flush > 1 && c < hi; c++) {
 		struct mmap *m = &evlist->fwd[c];
 
 		if (m->pc && mmap__read_head(m) - m->tail >= flush)
 			return 1;
 	}
 	return flush <= 1;
+}
+
+/* A drain thread's records, into the build-id model all threads share */
+static void drain__feed_hits(struct drain_sink *sink, struct iovec *iov, int n)
+{
+	if (!sink->hits)
+		return;
+	pthread_mutex_lock(sink->hits_lock);
+	dso_hits__feed(sink->hits, iov, n);
+	pthread_mutex_unlock(sink->hits_lock);
 }
 
 s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
@@ -174,16 +185,16 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 	/* the same for the whole run, asked once a drain, not twice a ring */
 	int names_lost = drain__names_lost(evlist, sink);
 	s64 written = 0;
-	int err;
+	int err, lo = sink->ring ? sink->ring - 1 : 0, hi = sink->ring ? sink->ring : evlist->nr_mmaps;
 
 	/* once one ring is due, all are written: a ring left behind would
 	 * hold records older than the FINISHED_ROUND after this pass, which
 	 * readers then find out of order */
-	if (!sink->behind && !drain__due(evlist, sink->flush))
+	if (!sink->behind && !drain__due(evlist, sink->flush, lo, hi))
 		return 0;
 	sink->behind = 0;
-	for (int k = 0; k < evlist->nr_mmaps; k++) {
-		int c = (sink->first_ring + k) % evlist->nr_mmaps;
+	for (int k = 0; k < hi - lo; k++) {
+		int c = lo + (((sink->first_ring - lo) % (hi - lo)) + (hi - lo) + k) % (hi - lo);
 		struct mmap *m = &evlist->fwd[c];
 		struct record_stats before;
 		struct iovec iov[2];
@@ -220,6 +231,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 				*st = before;
 				return err;
 			}
+			drain__feed_hits(sink, iov, n);
 		}
 		mmap__write_tail(m, head);
 		m->tail = head;
@@ -229,7 +241,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 	}
 	if (names_lost)
 		drain__rename(sink);
-	if (written && d) {
+	if (written && d && !sink->no_round) {
 		err = perf_data__write(d, &round, sizeof(round));
 		if (err)
 			return err;

@@ -4,10 +4,12 @@
 #define PERF_DRAIN_H
 
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include "lib/util.h"
 
 struct bpf_progs;
 struct buf;
+struct dso_hits;
 struct evlist;
 struct evsel;
 struct history;
@@ -40,6 +42,14 @@ struct drain_sink {
 	int behind;
 	int first_ring;
 	struct bpf_progs *bpf;		/* a BPF program's load: its info is read (NULL: not) */
+	/* a drain thread's (--threads): one ring to drain into its own
+	 * data file, with no FINISHED_ROUND (the file holds one ring's
+	 * records, in the kernel's order, as the stock's data.N), and the
+	 * build-id model shared by every thread fed under its lock */
+	int ring;			/* 1 + the only ring to drain; 0: every ring */
+	int no_round;
+	struct dso_hits *hits;
+	pthread_mutex_t *hits_lock;
 };
 
 /* Empties every forward ring: straight from the mapped pages into

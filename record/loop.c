@@ -73,8 +73,8 @@ struct pollfd *record__pollfds(struct record *rec, int *nr)
 			pfd[k++] = (struct pollfd){ .fd = evlist->fwd[c].fd };
 	for (int c = 0; c < evlist->nr_mmaps; c++)
 		for (int j = RECORD_NR_FIXED_FDS; j < k; j++)
-			if (evlist->fwd[c].pc && pfd[j].fd == evlist->fwd[c].fd)
-				pfd[j].events = POLLIN;
+			if (evlist->fwd[c].pc && pfd[j].fd == evlist->fwd[c].fd && !rec->threads)
+				pfd[j].events = POLLIN;	/* --threads: the drain threads wait for it */
 	*nr = k;
 	return pfd;
 }

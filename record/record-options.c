@@ -270,6 +270,14 @@ static int opt_refuse(const struct option *opt, const char *arg, int unset)
 	return -1;
 }
 
+/* --threads[=spec]: the spec is resolved once the CPUs are known
+ * (record/drain-thread.c) */
+static int opt_threads(const struct option *opt, const char *arg, int unset)
+{
+	opt_record(opt)->opts.threads_spec = unset ? NULL : arg ? arg : "";
+	return 0;
+}
+
 /* What the sample options need checked together, once all are parsed.
  * 0, or 129 after saying why. */
 static int record__check_sample_opts(struct record *rec)
@@ -805,6 +813,8 @@ static void record__options_output(struct record *rec, struct option_table *t)
 		       opt_max_size),
 		OPT_CB(0, "mmap-flush", rec, "number", "Minimal number of bytes that is extracted "
 		       "from mmap data pages (default: 1)", opt_mmap_flush),
+		OPT_CB_OPTARG(0, "threads", rec, "spec", "write collected trace data into several "
+			      "data files using parallel threads", opt_threads, "", 0),
 		OPT_CB_OPTARG('z', "compression-level", rec, "n", "compress records using "
 			      "specified level (default: 1 - fastest compression, 22 - greatest "
 			      "compression)", opt_comp_level, "1", OPT_NEG),
@@ -923,10 +933,6 @@ static void record__options_refused(struct option_table *t)
 		OPT_CB(0, "affinity", "--affinity moves the trace reading thread between CPUs; "
 		       "this perf reads every ring from its one thread where it runs", "node|cpu",
 		       "Set affinity mask of trace reading thread (not supported)", opt_refuse),
-		OPT_CB_OPTARG(0, "threads", "--threads writes one data file per reading thread into "
-			      "a perf.data directory, an output layout this perf does not write",
-			      "spec", "write collected trace data into several data files using "
-			      "parallel threads (not supported)", opt_refuse, "", 0),
 	};
 
 	option_table__add(t, o, ARRAY_SIZE(o));

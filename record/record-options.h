@@ -87,6 +87,7 @@ struct record_opts {
 	int history_level;	/* --history: its zstd level */
 	int workload;		/* a command was given */
 	int per_task;		/* events follow the workload's pid (no -a/-C) */
+	const char *threads_spec;	/* --threads[=spec] ("": cpu); NULL: none */
 };
 
 /* -D: MSECS, -1, or ranges A-B,C-D,... (ms, increasing) into opts. 0 or

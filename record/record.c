@@ -4,6 +4,7 @@
 #include "util/cgroup.h"
 #include "util/cpumap.h"
 #include "util/evlist.h"
+#include "record/drain-thread.h"
 #include "record/synthetic.h"
 
 #include <errno.h>
@@ -187,14 +188,17 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 	return w;
 }
 
+/* --threads: the loop's drain is theirs; a drain to the heads is done
+ * here, the threads held */
 s64 record__drain(struct record *rec)
 {
-	return record__drain_flush(rec, 0);
+	return rec->threads ? drain_threads__drain_all(rec->threads) : record__drain_flush(rec, 0);
 }
 
 s64 record__drain_ready(struct record *rec)
 {
-	return record__drain_flush(rec, rec->opts.mmap_flush);
+	return rec->threads ? drain_threads__ready(rec->threads) :
+	       record__drain_flush(rec, rec->opts.mmap_flush);
 }
 
 int record__ask_switch(struct record *rec)
@@ -391,7 +395,9 @@ fail:
 	return err;
 }
 
-int record__dump_done(struct record *rec, struct dump *d)
+/* record__dump_done(), the drain threads held: they feed the tracking
+ * log it prunes */
+static int record__dump_done_held(struct record *rec, struct dump *d)
 {
 	double ms = 1e-6;
 	int err;
@@ -447,6 +453,16 @@ int record__dump_done(struct record *rec, struct dump *d)
 	return d->err;
 }
 
+int record__dump_done(struct record *rec, struct dump *d)
+{
+	int err;
+
+	drain_threads__quiesce(rec->threads);
+	err = record__dump_done_held(rec, d);
+	drain_threads__resume(rec->threads);
+	return err;
+}
+
 int record__dump(struct record *rec)
 {
 	int err;
@@ -475,11 +491,13 @@ int record__finish_file(struct record *rec, int announce)
 	    (tail_err = record__synthesize_tail(rec)))
 		pr_err("perf record: --tail-synthesize: %s: %s: the file goes without the "
 		       "records of what exists\n", rec->opts.output, strerror(-tail_err));
-	if (!err)
+	if (!err && rec->threads)	/* a perf.data directory */
+		err = drain_threads__commit(rec->threads, path, &info, !rec->so.kind);
+	else if (!err)
 		err = perf_data__rename(&rec->data, path);
-	if (!err)
+	if (!err && !rec->threads)
 		err = perf_data__commit(&rec->data, &info, !rec->so.kind, rec->err, sizeof(rec->err));
-	else
+	else if (!rec->threads)
 		snprintf(rec->err, sizeof(rec->err), "%s", strerror(-err));
 	if (err) {
 		pr_err("perf record: %s\n", rec->err);
@@ -507,6 +525,7 @@ int record__finish_file(struct record *rec, int announce)
  * that could not be finished. */
 int record__end_file(struct record *rec, int err)
 {
+	drain_threads__stop(rec->threads);	/* what is left is drained here */
 	record__switch_begins(rec);
 	if (!err) {
 		s64 w = record__drain(rec);
@@ -535,9 +554,11 @@ int record__end_file(struct record *rec, int err)
  * the last moments: one more dump, even after a failed one. */
 int record__last_dump(struct record *rec, int err)
 {
-	struct dump *d = writer__wait(&rec->writer);
+	struct dump *d;
 	int dump_err;
 
+	drain_threads__stop(rec->threads);	/* what is left is drained here */
+	d = writer__wait(&rec->writer);
 	if (d)
 		record__dump_done(rec, d);
 	rec->dump->opts.last = 1;
@@ -554,10 +575,20 @@ int record__last_dump(struct record *rec, int err)
 int record__start_file(struct record *rec, const void *prelude, size_t len)
 {
 	struct header_info info = record__info(rec);
-	int err = rec->data.pipe ?
-		  perf_data__create_pipe(&rec->data, &info, rec->err, sizeof(rec->err)) :
-		  perf_data__create(&rec->data, rec->opts.output, rec->evlist, rec->err,
-				    sizeof(rec->err));
+	char *dir_path = NULL;	/* --threads: the header file in its directory */
+	int err = rec->threads ? drain_threads__open_files(rec->threads, rec->opts.output,
+							   &dir_path) : 0;
+
+	if (err) {
+		pr_err("perf record: %s: making its directory: %s\n", rec->opts.output,
+		       strerror(-err));
+		return err;
+	}
+	err = rec->data.pipe ?
+	      perf_data__create_pipe(&rec->data, &info, rec->err, sizeof(rec->err)) :
+	      perf_data__create(&rec->data, dir_path ? dir_path : rec->opts.output, rec->evlist,
+				rec->err, sizeof(rec->err));
+	free(dir_path);
 
 	if (!err && (err = perf_data__set_compression(&rec->data, rec->opts.comp_level,
 						      rec->opts.comp_mmap_len))) {
@@ -604,7 +635,8 @@ static int record__rotate(struct record *rec)
 	return err ? -EIO : 0;	/* nowhere left to write: stop */
 }
 
-int record__switch(struct record *rec)
+/* record__switch(), the drain threads held */
+static int record__switch_held(struct record *rec)
 {
 	int err;
 
@@ -629,6 +661,16 @@ int record__switch(struct record *rec)
 	return 0;
 }
 
+int record__switch(struct record *rec)
+{
+	int err;
+
+	drain_threads__quiesce(rec->threads);
+	err = record__switch_held(rec);
+	drain_threads__resume(rec->threads);
+	return err;
+}
+
 /* Has a size trigger's worth of data come in since the last switch? */
 int record__size_reached(struct record *rec)
 {
@@ -638,6 +680,7 @@ int record__size_reached(struct record *rec)
 	 * no sample yet, the file goes on */
 	if (!rec->opts.overwrite)
 		return (rec->stats.samples || rec->stats.lost) &&
-		       rec->data.data_size - rec->switch_base >= rec->so.size;
+		       rec->data.data_size - rec->switch_base +
+		       drain_threads__bytes(rec->threads) >= rec->so.size;
 	return dump__fresh_bytes(rec->dump) >= rec->so.size;
 }

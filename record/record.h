@@ -20,6 +20,7 @@
 #include "lib/util.h"
 #include "flight/writer.h"
 
+struct drain_threads;
 struct evlist;
 struct evsel;
 struct record;
@@ -63,6 +64,7 @@ struct record {
 	struct dump *dump;		/* overwrite mode: the capture buffers */
 	struct history *history;	/* --history: forward records kept compressed */
 	struct writer writer;		/* writes dumps off the loop */
+	struct drain_threads *threads;	/* --threads: the rings' drain threads (NULL: none) */
 	u64 trigger_ns;			/* when the pending switch became due */
 	const char *control_spec;
 	struct control control;

@@ -1,6 +1,7 @@
 /* perf record's closing lines: what was written, what was lost and why,
  * and in overwrite mode what the dumps took. */
 #include "record/summary.h"
+#include "record/drain-thread.h"
 #include "util/evlist.h"
 #include "record/record.h"
 
@@ -90,7 +91,8 @@ static void record__print_flight(struct record *rec)
 
 void record__print_summary(struct record *rec)
 {
-	double mb = (rec->data.data_offset + rec->data.data_size) / 1024.0 / 1024.0;
+	double mb = (rec->data.data_offset + rec->data.data_size +
+		     drain_threads__bytes(rec->threads)) / 1024.0 / 1024.0;
 	struct dump_stats *d = &rec->dump_stats;
 
 	if (d->prune_failed)

@@ -1,0 +1,130 @@
+/* The stock perf's perf.data directory: a temporary directory beside the
+ * final name, its data.N files, and its naming once complete. */
+#include "perfdata/data-dir.h"
+#include "perfdata/data.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DIR_NAME_TRIES 8	/* PATH, then PATH-1 .. PATH-7 */
+
+int data_dir__create(struct data_dir *dd, const char *path)
+{
+	char *c1 = strdup(path), *c2 = strdup(path);
+	int err = 0;
+
+	memset(dd, 0, sizeof(*dd));
+	dd->dfd = -1;
+	if (!c1 || !c2 || asprintf(&dd->tmp, "%s/.%s.dir.%d.XXXXXX", dirname(c1), basename(c2),
+				   (int)getpid()) < 0) {
+		dd->tmp = NULL;
+		err = -ENOMEM;
+	}
+	free(c1);
+	free(c2);
+	if (err)
+		return err;
+	if (!mkdtemp(dd->tmp)) {	/* 0700, a name nobody could plant */
+		err = -errno;
+		free(dd->tmp);
+		dd->tmp = NULL;
+		return err;
+	}
+	dd->dfd = open(dd->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dd->dfd < 0) {
+		err = -errno;
+		data_dir__abort(dd);
+	}
+	return err;
+}
+
+int data_dir__open_file(struct data_dir *dd, int idx, struct perf_data *d)
+{
+	char name[32];
+	int fd;
+
+	snprintf(name, sizeof(name), "data.%d", idx);
+	fd = openat(dd->dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (idx >= dd->nr)
+		dd->nr = idx + 1;
+	memset(d, 0, sizeof(*d));
+	d->fd = fd;
+	return 0;
+}
+
+char *data_dir__header_path(const struct data_dir *dd)
+{
+	char *p;
+
+	return asprintf(&p, "%s/data", dd->tmp) < 0 ? NULL : p;
+}
+
+/* An existing output becomes PATH.old, as the stock perf keeps it; an
+ * older PATH.old that is in the way stays, and the new one then takes
+ * another name. */
+static void keep_old_dir(const char *path)
+{
+	struct stat st;
+	char *old;
+
+	if (lstat(path, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+		return;
+	if (asprintf(&old, "%s.old", path) < 0)
+		return;
+	if (renameat2(AT_FDCWD, path, AT_FDCWD, old, RENAME_NOREPLACE) && errno == EINVAL &&
+	    S_ISREG(st.st_mode))
+		(void)rename(path, old);	/* no RENAME_NOREPLACE here: a file's old is ours */
+	free(old);
+}
+
+int data_dir__place(struct data_dir *dd, const char *path, int keep_old, char *placed,
+		    size_t placedsz)
+{
+	int err = -EEXIST;
+
+	if (keep_old)
+		keep_old_dir(path);
+	for (int i = 0; i < DIR_NAME_TRIES && (err == -EEXIST || err == -ENOTEMPTY); i++) {
+		if (i)
+			snprintf(placed, placedsz, "%s-%d", path, i);
+		else
+			snprintf(placed, placedsz, "%s", path);
+		/* never replaces: a directory rename would take an empty one's place */
+		err = renameat2(AT_FDCWD, dd->tmp, AT_FDCWD, placed, RENAME_NOREPLACE) ? -errno : 0;
+	}
+	if (err)
+		return err;
+	free(dd->tmp);
+	dd->tmp = NULL;
+	data_dir__abort(dd);
+	return 0;
+}
+
+void data_dir__abort(struct data_dir *dd)
+{
+	if (dd->tmp && dd->dfd >= 0) {
+		char name[32];
+
+		for (int i = 0; i < dd->nr; i++) {
+			snprintf(name, sizeof(name), "data.%d", i);
+			unlinkat(dd->dfd, name, 0);
+		}
+		unlinkat(dd->dfd, "data", 0);
+	}
+	if (dd->tmp)
+		rmdir(dd->tmp);
+	if (dd->dfd >= 0)
+		close(dd->dfd);
+	free(dd->tmp);
+	dd->tmp = NULL;
+	dd->dfd = -1;
+	dd->nr = 0;
+}
