@@ -1,0 +1,137 @@
+#!/bin/bash
+# perf record --threads: the stock's specs and refusals, the perf.data directory the stock reads with every event, SIGINT, --overwrite and --switch-output
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+need_tracepoint syscalls sys_enter_close
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs for a thread per CPU"
+cd "$TMP" || exit 1
+
+N=3000	# numbered close()s per CPU: fewer than a 1M ring holds, so none is lost
+EV="-c 1 -e syscalls:sys_enter_close -m 1M"
+
+# refused as the stock refuses them: non-zero, one line naming the spec
+refused() {	# WORDS-EXPECTED ARGS...
+	local want=$1
+	shift
+	rm -rf bad.data
+	"$PERF" record "$@" -a -o bad.data -- true 2> bad.err && fail "$* accepted"
+	[ "$(wc -l < bad.err)" -eq 1 ] || fail "$*: not one line: $(cat bad.err)"
+	grep -q -- "$want" bad.err || fail "$*: want '$want': $(cat bad.err)"
+	[ ! -e bad.data ] || fail "$*: left bad.data"
+}
+refused "Intersecting maps mask: 0" --threads=0/0:0/1
+refused "Intersecting affinity mask: 0" --threads=0/0:1/0
+refused "Invalid thread maps or affinity specs" --threads=foo
+refused "Invalid thread maps or affinity specs" --threads=0/0:1
+refused "Empty maps mask: 1" --threads=1/1 -C 0
+refused "Empty maps mask: 1" --threads=0-1/0:1/1 -C 0
+
+# CPU $1's numbered close()s, BASE $2, on that CPU only
+closes_on() { taskset -c "$1" "$PERF" test -w closes $N "$2"; }
+# how many numbered events of BASE $2 the stock finds on CPU $1 in $3
+count_on() {
+	"$STOCK" script -i "$3" -F cpu,trace 2>/dev/null | awk -v cpu="$1" '
+		{ c = $1; gsub(/[^0-9]/, "", c) } c + 0 == cpu + 0 && /fd: 0x/ { sub(/.*fd: /, ""); print }' |
+		hex2dec | awk -v b="$2" -v n=$N '$1 >= b && $1 < b + n' | sort -u | wc -l
+}
+threads_of() { sed -n 's/.*--threads: \([0-9]*\) drain threads.*/\1/p' "$1"; }
+groups() {	# the number of distinct values of sysfs FILE (or NUMA node) over CPUs 0 and 1
+	for c in 0 1; do
+		case $1 in
+		numa) n=$(ls -d /sys/devices/system/cpu/cpu$c/node* 2>/dev/null | head -1); echo "${n##*/}" ;;
+		core) echo "$(cat /sys/devices/system/cpu/cpu$c/topology/physical_package_id)-$(cat /sys/devices/system/cpu/cpu$c/topology/core_id)" ;;
+		*) cat /sys/devices/system/cpu/cpu$c/topology/physical_package_id ;;
+		esac
+	done | sort -u | wc -l
+}
+
+# every layout: a data.N per ring, N events per CPU, as a one-thread
+# recorder's accounting has them
+check_layout() {	# SPEC THREADS CPUS [-C list]
+	local spec=$1 want=$2 cpus=$3 c
+	shift 3
+	rm -rf t.data
+	"$PERF" record -v --threads$spec $EV -a "$@" -o t.data -- \
+		sh -c "for c in $cpus; do taskset -c \$c '$PERF' test -w closes $N \$((1000000 * (c + 1))) & done; wait" \
+		2> rec.err || fail "--threads$spec: $(tail -3 rec.err)"
+	[ -d t.data ] && [ -f t.data/data ] || fail "--threads$spec: no directory: $(ls -la t.data)"
+	[ "$(threads_of rec.err)" = "$want" ] || fail "--threads$spec: $(threads_of rec.err) threads, want $want"
+	[ "$(ls t.data | grep -c '^data\.[0-9]*$')" -eq "$(wc -w <<< "$cpus")" ] ||
+		fail "--threads$spec: files $(ls t.data | tr '\n' ' ')"
+	"$STOCK" report -i t.data --header-only 2>/dev/null | grep -q 'directory data version : 1' ||
+		fail "--threads$spec: no DIR_FORMAT"
+	for c in $cpus; do
+		n=$(count_on $c $((1000000 * (c + 1))) t.data)
+		[ "$n" -eq $N ] || fail "--threads$spec: the stock finds $n of $N events on CPU $c"
+	done
+	log "--threads$spec: $want threads, $N events on each of CPUs $cpus"
+}
+check_layout "" 2 "0 1"
+check_layout "=cpu" 2 "0 1"
+check_layout "=core" "$(groups core)" "0 1"
+check_layout "=package" "$(groups package)" "0 1"
+check_layout "=numa" "$(groups numa)" "0 1"
+check_layout "=0-1/0-1" 1 "0 1"
+check_layout "=1/1:0/0" 2 "0 1"
+check_layout "=0-1/0-1" 1 "1" -C 1
+stock_reads_clean t.data
+
+# the same with -z: compressed data.N files, read by the stock
+check_layout "=cpu" 2 "0 1" -z
+
+# SIGINT ends it within a second, the directory complete
+rm -rf i.data
+"$PERF" record --threads -a -o i.data 2> int.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+t0=$(date +%s%N)
+kill -INT $rec
+wait_gone $rec "SIGINT"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ $ms -lt 1000 ] || fail "SIGINT: the recorder took $ms ms to end"
+stock_reads_clean i.data
+
+# --switch-output (normal mode): a directory per switch, each whole
+rm -rf s.data*
+"$PERF" record --threads --switch-output $EV -a -o s.data 2> so.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+closes_on 0 1000000; closes_on 1 2000000
+kill -USR2 $rec
+wait_line so.err '^\[ perf record: Dump s\.data\.'
+closes_on 0 3000000; closes_on 1 4000000
+kill -INT $rec
+wait_gone $rec "--switch-output"
+set -- s.data.*
+[ $# -eq 2 ] && [ -d "$1" ] && [ -d "$2" ] || fail "--switch-output: $(ls -d s.data*)"
+stock_reads_clean "$1"
+stock_reads_clean "$2"
+for want in "0 1000000 $1" "1 2000000 $1" "0 3000000 $2" "1 4000000 $2"; do
+	n=$(count_on $want)
+	[ "$n" -eq $N ] || fail "--switch-output: the stock finds $n of $N events ($want)"
+done
+
+# --overwrite: the dumps are files, their numbered events all there
+rm -rf o.data*
+"$PERF" record --threads --overwrite --switch-output $EV -a -o o.data 2> ow.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+closes_on 0 1000000; closes_on 1 2000000
+kill -USR2 $rec
+wait_line ow.err '^\[ perf record: Dump o\.data\.'
+kill -INT $rec
+wait_gone $rec "--overwrite"
+f=$(ls o.data.* | head -1)
+[ -f "$f" ] || fail "--overwrite: no dump: $(cat ow.err)"
+stock_reads_clean "$f"
+for want in "0 1000000" "1 2000000"; do
+	n=$(count_on $want "$f")
+	[ "$n" -eq $N ] || fail "--overwrite: the stock finds $n of $N events ($want) in $f"
+done
+# the tracking the threads drained names the workload
+"$STOCK" script -i "$f" -F comm,trace 2>/dev/null | grep -q '^ *perf .*fd: 0x' ||
+	fail "--overwrite: the dump's events have no comm"
+exit 0
