@@ -192,8 +192,10 @@ static void *thread__run(void *arg)
 			if (pfd[i].revents & POLLIN)
 				t->stats.wakeups++;
 			/* its task is gone: the ring is drained, not watched */
-			if (pfd[i].revents & (POLLHUP | POLLERR))
+			if (pfd[i].revents & (POLLHUP | POLLERR)) {
 				pfd[i].fd = -1;
+				__atomic_add_fetch(&t->hup, 1, __ATOMIC_RELEASE);
+			}
 		}
 		pthread_mutex_lock(&t->lock);
 		thread__pass(t);
@@ -300,6 +302,15 @@ void drain_threads__stop(struct drain_threads *dt)
 			       (unsigned long long)dt->t[i].stats.wakeups,
 			       (unsigned long long)dt->t[i].bytes);
 	dt->running = DRAIN_THREADS_STOPPED;
+}
+
+int drain_threads__alive(const struct drain_threads *dt)
+{
+	int n = 0;
+
+	for (int i = 0; i < dt->nr; i++)
+		n += dt->t[i].nr_rings - __atomic_load_n(&dt->t[i].hup, __ATOMIC_ACQUIRE);
+	return n;
 }
 
 u64 drain_threads__bytes(const struct drain_threads *dt)

@@ -32,6 +32,7 @@ struct drain_thread {
 	struct record_stats pub;	/* stats, stored atomically for the main thread */
 	u64 bytes;			/* written into its files (atomic) */
 	int err;			/* the error that stopped its writes (atomic) */
+	int hup;			/* its rings whose events hung up: their tasks are gone (atomic) */
 };
 
 /* Every drain thread of a run, and what they write into. */
@@ -81,6 +82,10 @@ void drain_threads__resume(struct drain_threads *dt);
 /* Stops and joins the threads: what is left in the rings is the main
  * thread's to drain. */
 void drain_threads__stop(struct drain_threads *dt);
+/* The rings whose events have not hung up: the main thread polls no
+ * event (it would take their wakeups), the threads tell it when the
+ * tasks watched are gone. */
+int drain_threads__alive(const struct drain_threads *dt);
 /* Bytes the threads wrote into the files since they began. */
 u64 drain_threads__bytes(const struct drain_threads *dt);
 

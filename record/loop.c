@@ -2,6 +2,7 @@
  * answer what comes, drain, and switch when a trigger is due. */
 #include "record/loop.h"
 #include "buildid/held-files.h"
+#include "record/drain-thread.h"
 #include "record/hotplug.h"
 #include "util/evlist.h"
 #include "record/record.h"
@@ -61,20 +62,23 @@ struct pollfd *record__pollfds(struct record *rec, int *nr)
 	pfd[RECORD_PFD_HOTPLUG] = (struct pollfd){ .fd = evlist->hotplug.fd, .events = POLLIN };
 	/* an event of a whole CPU never hangs up, and a CPU that comes back
 	 * gets new ones (record/hotplug.c): only its rings are watched */
-	for (int i = 0; i < evlist->nr_entries && !whole; i++) {
+	/* --threads: none, or this poll would take the rings' wakeups from
+	 * their threads (a ring's poll state is one flag, cleared by
+	 * whoever polls any of its events first) */
+	for (int i = 0; i < evlist->nr_entries && !whole && !rec->threads; i++) {
 		struct evsel *e = evlist->entries[i];
 
 		for (int j = 0; j < e->nr_cpus * e->nr_threads; j++)
 			if (e->fd[j] >= 0)
 				pfd[k++] = (struct pollfd){ .fd = e->fd[j] };
 	}
-	for (int c = 0; c < evlist->nr_mmaps && whole; c++)
+	for (int c = 0; c < evlist->nr_mmaps && whole && !rec->threads; c++)
 		if (evlist->fwd[c].pc)
 			pfd[k++] = (struct pollfd){ .fd = evlist->fwd[c].fd };
 	for (int c = 0; c < evlist->nr_mmaps; c++)
 		for (int j = RECORD_NR_FIXED_FDS; j < k; j++)
-			if (evlist->fwd[c].pc && pfd[j].fd == evlist->fwd[c].fd && !rec->threads)
-				pfd[j].events = POLLIN;	/* --threads: the drain threads wait for it */
+			if (evlist->fwd[c].pc && pfd[j].fd == evlist->fwd[c].fd)
+				pfd[j].events = POLLIN;
 	*nr = k;
 	return pfd;
 }
@@ -293,7 +297,7 @@ int record__loop(struct record *rec, int *why_out)
 	pfd = record__pollfds(rec, &nr);
 	if (!pfd)
 		return -ENOMEM;
-	alive = nr - RECORD_NR_FIXED_FDS;
+	alive = rec->threads ? drain_threads__alive(rec->threads) : nr - RECORD_NR_FIXED_FDS;
 	record__hotplug_start(rec);
 	rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
 	while (why == RECORD_RUNNING) {
@@ -312,7 +316,8 @@ int record__loop(struct record *rec, int *why_out)
 		record__serve_fixed(rec, pfd, &why);
 		if (why != RECORD_RUNNING)
 			break;
-		alive = record__watch_events(rec, pfd, nr, alive);
+		alive = rec->threads ? drain_threads__alive(rec->threads) :
+			record__watch_events(rec, pfd, nr, alive);
 		if (!alive && !rec->opts.workload)
 			why = RECORD_STOP_HUP;
 		record__delay_step(rec, &why);

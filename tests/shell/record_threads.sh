@@ -6,8 +6,10 @@ need_tracepoint syscalls sys_enter_close
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs for a thread per CPU"
 cd "$TMP" || exit 1
 
+RATE=""
 N=3000	# numbered close()s per CPU: fewer than a 1M ring holds, so none is lost
-EV="-c 1 -e syscalls:sys_enter_close -m 1M"
+EV="-c 1 -e syscalls:sys_enter_close"
+M=1M	# the rings: they hold all N
 
 # refused as the stock refuses them: non-zero, one line naming the spec
 refused() {	# WORDS-EXPECTED ARGS...
@@ -51,8 +53,8 @@ check_layout() {	# SPEC THREADS CPUS [-C list]
 	local spec=$1 want=$2 cpus=$3 c
 	shift 3
 	rm -rf t.data
-	"$PERF" record -v --threads$spec $EV -a "$@" -o t.data -- \
-		sh -c "for c in $cpus; do taskset -c \$c '$PERF' test -w closes $N \$((1000000 * (c + 1))) & done; wait" \
+	"$PERF" record -v --threads$spec $EV -m $M -a "$@" -o t.data -- \
+		sh -c "for c in $cpus; do taskset -c \$c '$PERF' test -w closes $N \$((1000000 * (c + 1))) $RATE & done; wait" \
 		2> rec.err || fail "--threads$spec: $(tail -3 rec.err)"
 	[ -d t.data ] && [ -f t.data/data ] || fail "--threads$spec: no directory: $(ls -la t.data)"
 	[ "$(threads_of rec.err)" = "$want" ] || fail "--threads$spec: $(threads_of rec.err) threads, want $want"
@@ -78,6 +80,10 @@ stock_reads_clean t.data
 
 # the same with -z: compressed data.N files, read by the stock
 check_layout "=cpu" 2 "0 1" -z
+# rings of 64K (720 records) and 3000 numbered events at 2000 a second
+# on each CPU: only threads woken by their rings keep them all (-r 1:
+# threads that run once woken, however busy the machine)
+M=64K RATE=2000 check_layout "=cpu" 2 "0 1" -r 1
 
 # SIGINT ends it within a second, the directory complete
 rm -rf i.data
@@ -94,7 +100,7 @@ stock_reads_clean i.data
 
 # --switch-output (normal mode): a directory per switch, each whole
 rm -rf s.data*
-"$PERF" record --threads --switch-output $EV -a -o s.data 2> so.err &
+"$PERF" record --threads --switch-output $EV -m $M -a -o s.data 2> so.err &
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
@@ -115,7 +121,7 @@ done
 
 # --overwrite: the dumps are files, their numbered events all there
 rm -rf o.data*
-"$PERF" record --threads --overwrite --switch-output $EV -a -o o.data 2> ow.err &
+"$PERF" record --threads --overwrite --switch-output $EV -m $M -a -o o.data 2> ow.err &
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
