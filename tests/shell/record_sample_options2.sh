@@ -309,7 +309,7 @@ quick_rec pmt --proc-map-timeout 100 -- true
 
 # refused: one line naming the option and what it needs
 for o in -b --branch-any "-j any" "--branch-filter any" --aux-sample -S --snapshot=e --kcore \
-	 "--affinity cpu" --threads; do
+	 "--affinity cpu"; do
 	"$PERF" record -o bad.data $o -- true 2> bad.err
 	rc=$?
 	name=${o%% *}
