@@ -125,11 +125,12 @@ static int script__setup(struct script *s)
 		fprintf(o->msg, "perf script: %s\n", err);
 		return rc;
 	}
-	if (o->fields && (script__parse_fields(s, o->fields) || script__check_fields(s)))
-		return -EINVAL;
+	rc = script__setup_fields(s);
+	if (rc)
+		return rc;
 	s->comms = comm_map__new();
 	s->raw = calloc(1, RAW_ROOM);
-	if (((HAS(s, FIELD_SYM) || HAS(s, FIELD_DSO)) &&
+	if ((s->symbols &&
 	     (!(s->dsos = dsos__new(o->buildid_dir)) || script__machine_init(s))) ||
 	    !s->comms || !s->raw) {
 		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
