@@ -365,13 +365,50 @@ int script__check_fields(struct script *s)
 	return 0;
 }
 
+/* --comms, --pids, --tids, --cpu; -EDOM after one line for a bad list. */
+static int setup_filters(struct script *s)
+{
+	const struct script_opts *o = s->o;
+	const struct { struct script_filter *f; const char *list, *opt; enum filter_kind k; } fs[] = {
+		{ &s->comm_filter, o->comms, "--comms", FILTER_COMM },
+		{ &s->pid_filter, o->pids, "--pid", FILTER_PID },
+		{ &s->tid_filter, o->tids, "--tid", FILTER_PID },
+		{ &s->cpu_filter, o->cpus, "--cpu", FILTER_CPU },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(fs); i++) {
+		int rc = script_filter__parse(fs[i].f, fs[i].list, fs[i].k);
+
+		if (rc == -EINVAL) {
+			fprintf(o->msg, "perf script: %s: '%s' is not a list of numbers\n", fs[i].opt,
+				fs[i].list);
+			return -EDOM;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void script__exit_filters(struct script *s)
+{
+	script_filter__exit(&s->comm_filter);
+	script_filter__exit(&s->pid_filter);
+	script_filter__exit(&s->tid_filter);
+	script_filter__exit(&s->cpu_filter);
+}
+
 int script__setup_fields(struct script *s)
 {
 	const struct script_opts *o = s->o;
 
-	script__default_fields(s);
-	int rc = o->fields ? script__parse_fields(s, o->fields) : 0;
+	int rc = setup_filters(s);
 
+	if (rc)
+		return rc;
+
+	script__default_fields(s);
+	rc = o->fields ? script__parse_fields(s, o->fields) : 0;
 	for (int i = 0; !rc && i < o->nr_field_args; i++)
 		rc = script__parse_fields(s, o->field_args[i]);
 	return rc ? rc : script__check_fields(s);

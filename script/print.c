@@ -282,7 +282,15 @@ static void print_fields(struct script *s, const struct sample *smp, const char 
 
 void script__print_sample(struct script *s, const struct sample *smp)
 {
-	print_fields(s, smp, comm_map__get(s->comms, smp->tid));
+	const char *comm = comm_map__get(s->comms, smp->tid);
+
+	/* --comms, --pids, --tids, --cpu: the others are left out */
+	if (!script_filter__has_number(&s->cpu_filter, (int)smp->cpu) ||
+	    !script_filter__has_number(&s->pid_filter, (int)smp->pid) ||
+	    !script_filter__has_number(&s->tid_filter, (int)smp->tid) ||
+	    !script_filter__has_comm(&s->comm_filter, comm))
+		return;
+	print_fields(s, smp, comm);
 }
 
 void script__print_mmap(struct script *s, const struct perf_event_header *h,

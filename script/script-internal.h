@@ -5,6 +5,7 @@
 
 #include "script/script.h"
 #include "script/machine.h"
+#include "script/filter.h"
 #include "perfdata/reader.h"
 #include "lib/id-hash.h"
 
@@ -65,7 +66,8 @@ struct script {
 	int user_typed[OUTPUT_TYPES];	/* -F TYPE:... set it */
 	int use_callchain;	/* a callchain under each sample that has one */
 	int symbols;		/* some type prints sym or dso: the maps are kept */
-	u64 cur;		/* out[] of the sample being printed: HAS() */
+	u64 cur;		/* shows[] of the sample being printed: HAS() */
+	struct script_filter comm_filter, pid_filter, tid_filter, cpu_filter;
 };
 
 
@@ -86,6 +88,8 @@ int script__check_fields(struct script *s);
  * bad -F: the stock's usage error) or -ENOTSUP (a field the events
  * cannot give). */
 int script__setup_fields(struct script *s);
+/* Frees what the filters of script__setup_fields() hold. */
+void script__exit_filters(struct script *s);
 
 /* data-src.c: the value, then its words, in the stock perf's column. */
 void script__print_data_src(struct script *s, u64 ds);

@@ -175,6 +175,7 @@ static void script__exit(struct script *s)
 	free(s->raw);
 	comm_map__delete(s->comms);
 	machine__exit(&s->machine);
+	script__exit_filters(s);
 	dsos__delete(s->dsos);
 	id_hash__exit(&s->cgroups);
 	for (size_t i = 0; i < s->read_prev.cap; i++)
