@@ -115,6 +115,7 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (script || list)
 		return no_scripting(script);
+	o.no_demangle = !demangle;
 	switch (script__run(&o)) {
 	case 0:
 		return 0;

@@ -108,6 +108,8 @@ static int script__machine_init(struct script *s)
 	int len = body ? build_id_feature__kernel(body, size, bid) : 0;
 	int err = machine__init(&s->machine, s->dsos, bid, len);
 
+	dsos__set_demangle(s->dsos, !s->o->no_demangle);
+
 	s->machine.bid_feature = body;
 	s->machine.bid_feature_size = size;
 	return err;

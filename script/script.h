@@ -19,7 +19,7 @@ struct script_opts {
 	int max_stack;		/* --max-stack: entries of a callchain shown (0: 127) */
 	const char *comms, *pids, *tids, *cpus;	/* comma-separated filters */
 	const char *time;	/* --time: the stock's start,stop ranges */
-	int show_switch, show_lost, show_namespace, show_cgroup, show_bpf, show_text_poke;
+	int no_demangle;	/* --no-demangle */
 };
 
 /* perf script: the records of o->input as text, in time order. 0, or
