@@ -12,22 +12,73 @@
 
 #include <traceevent/event-parse.h>
 
-void script__print_prefix(struct script *s, const struct reader_evsel *e, const char *comm,
-			 u32 tid, u32 cpu, u64 time)
+/* The comm of a task no COMM named: as the stock names its threads. */
+static const char *comm_or_tid(const char *comm, u32 tid, char buf[16])
 {
-	char unknown[16];
+	if (comm)
+		return comm;
+	snprintf(buf, 16, tid ? ":%d" : "swapper", (int)tid);
+	return buf;
+}
 
-	if (!comm) {
-		snprintf(unknown, sizeof(unknown), tid ? ":%u" : "swapper", tid);
-		comm = unknown;
+/* The stock's misc letters: whose context, then what the record type adds. */
+static void print_misc(struct script *s, u16 misc, u32 type)
+{
+	int n = 0;
+
+#define has(m) ((misc & PERF_RECORD_MISC_##m) == PERF_RECORD_MISC_##m)
+	n += has(KERNEL) ? fprintf(s->out, "K") : 0;
+	n += has(USER) ? fprintf(s->out, "U") : 0;
+	n += has(HYPERVISOR) ? fprintf(s->out, "H") : 0;
+	n += has(GUEST_KERNEL) ? fprintf(s->out, "G") : 0;
+	n += has(GUEST_USER) ? fprintf(s->out, "g") : 0;
+	if ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) && has(MMAP_DATA))
+		n += fprintf(s->out, "M");
+	if (type == PERF_RECORD_COMM && has(COMM_EXEC))
+		n += fprintf(s->out, "E");
+	if ((type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE) && has(SWITCH_OUT))
+		n += fprintf(s->out, misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? "Sp" : "S");
+#undef has
+	fprintf(s->out, "%*s", 6 - n, " ");
+}
+
+void script__print_start(struct script *s, const struct reader_evsel *e,
+			 const struct script_start *st)
+{
+	char buf[16];
+
+	s->cur = s->shows[script__output_type(&e->attr)];
+	if (HAS(s, FIELD_COMM)) {
+		const char *comm = comm_or_tid(st->comm, st->tid, buf);
+
+		/* a callchain goes below the line: no column to align */
+		fprintf(s->out, HAS(s, FIELD_IP) && s->use_callchain &&
+			(e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) ? "%s " : "%16s ", comm);
 	}
-	fprintf(s->out, "%16s %5u ", comm, tid);
-	/* the CPU column only where the samples say which CPU, as perf does */
-	if (script__type_leader(s, e)->attr.sample_type & PERF_SAMPLE_CPU)
-		fprintf(s->out, "[%03u] ", cpu);
-	fprintf(s->out, "%5llu.%06llu: ",
-	       (unsigned long long)(time / 1000000000ULL),
-	       (unsigned long long)(time % 1000000000ULL / 1000));
+	if (HAS(s, FIELD_PID) && HAS(s, FIELD_TID))
+		fprintf(s->out, "%5d/%-5d ", (int)st->pid, (int)st->tid);
+	else if (HAS(s, FIELD_PID) || HAS(s, FIELD_TID))
+		fprintf(s->out, "%5d ", (int)(HAS(s, FIELD_PID) ? st->pid : st->tid));
+	if (HAS(s, FIELD_CPU))
+		fprintf(s->out, "[%03d] ", (int)st->cpu);
+	if (HAS(s, FIELD_MISC))
+		print_misc(s, st->misc, st->type);
+	if (HAS(s, FIELD_TIME)) {
+		if (s->o->nanosecs)
+			fprintf(s->out, "%5llu.%09llu: ", (unsigned long long)(st->time / 1000000000ULL),
+				(unsigned long long)(st->time % 1000000000ULL));
+		else
+			fprintf(s->out, "%5llu.%06llu: ", (unsigned long long)(st->time / 1000000000ULL),
+				(unsigned long long)(st->time % 1000000000ULL / 1000));
+	}
+}
+
+void script__print_prefix(struct script *s, const struct reader_evsel *e, const char *comm,
+			  u32 tid, u32 cpu, u64 time)
+{
+	struct script_start st = { comm, tid, tid, cpu, time, 0, 0 };
+
+	script__print_start(s, e, &st);
 }
 
 /* A tracepoint whose format the file holds and libtraceevent parsed. */
@@ -101,8 +152,8 @@ static void print_page_size(struct script *s, u64 size)
 	fprintf(s->out, " %llu%c", (unsigned long long)size, units[u]);
 }
 
-/* -F sym,symoff,dso after an address: resolved in the maps as they are
- * at the sample's time; nothing without those fields. */
+/* sym, symoff and dso after an address: resolved in the maps as they
+ * are at the sample's time; nothing without those fields. */
 static void print_sym(struct script *s, const struct sample *smp, u32 cpumode, u64 ip)
 {
 	struct addr_loc al;
@@ -113,21 +164,48 @@ static void print_sym(struct script *s, const struct sample *smp, u32 cpumode, u
 	addr_loc__fprintf(&al, s->out, HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF), HAS(s, FIELD_DSO));
 }
 
-/* Each address of the callchain a line; the context markers say whose
- * addresses follow. With symbols, the stock perf shows an address as the
- * offset in its DSO. */
+/* A callchain's context marker: whose addresses follow (guests' are not
+ * resolved). 0 for a marker of no known context. */
+static int chain_context(u64 ip, u32 *cpumode)
+{
+	u32 mode;
+
+	switch (ip) {
+	case PERF_CONTEXT_HV: mode = PERF_RECORD_MISC_HYPERVISOR; break;
+	case PERF_CONTEXT_KERNEL: mode = PERF_RECORD_MISC_KERNEL; break;
+	case PERF_CONTEXT_USER: mode = PERF_RECORD_MISC_USER; break;
+	case PERF_CONTEXT_GUEST: case PERF_CONTEXT_GUEST_KERNEL: mode = PERF_RECORD_MISC_GUEST_KERNEL; break;
+	case PERF_CONTEXT_GUEST_USER: mode = PERF_RECORD_MISC_GUEST_USER; break;
+	default: return 0;
+	}
+	if (cpumode)
+		*cpumode = mode;
+	return 1;
+}
+
+/* Each address of the callchain a line, at most --max-stack of them; the
+ * context markers say whose addresses follow. With symbols, the stock
+ * perf shows an address as the offset in its DSO. */
 static void print_chain(struct script *s, const struct sample *smp)
 {
 	u32 cpumode = smp->cpumode;
+	u64 max = s->o->max_stack > 0 ? (u64)s->o->max_stack : 127, shown = 0, end = 0;
 
-	for (u64 i = 0; i < smp->nr_callchain; i++) {
+	/* as the stock: a marker of no known context empties the chain */
+	for (; end < smp->nr_callchain && shown < max; end++) {
+		u64 ip = smp->callchain[end];
+
+		if (ip < PERF_CONTEXT_MAX)
+			shown++;
+		else if (!chain_context(ip, NULL))
+			return;
+	}
+	for (u64 i = 0; i < end; i++) {
 		u64 ip = smp->callchain[i];
 		struct addr_loc al;
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			cpumode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
-				  ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
-				  PERF_RECORD_MISC_HYPERVISOR;
+			chain_context(ip, &cpumode);
 			continue;
 		}
 		if (!s->dsos) {
@@ -142,33 +220,17 @@ static void print_chain(struct script *s, const struct sample *smp)
 	}
 }
 
-static void print_fields(struct script *s, const struct sample *smp, const char *comm)
+/* The fields after the opening columns, in the stock perf's order. */
+static void print_middle(struct script *s, const struct sample *smp)
 {
 	const struct reader_evsel *e = smp->evsel;
-	int chain = HAS(s, FIELD_IP) && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-	char unknown[16];
 
-	if (HAS(s, FIELD_COMM)) {
-		if (!comm) {
-			snprintf(unknown, sizeof(unknown), smp->tid ? ":%u" : "swapper", smp->tid);
-			comm = unknown;
-		}
-		/* a callchain goes below the line: no column to align */
-		fprintf(s->out, chain ? "%s " : "%16s ", comm);
-	}
-	if (HAS(s, FIELD_PID) && HAS(s, FIELD_TID))
-		fprintf(s->out, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);
-	else if (HAS(s, FIELD_PID) || HAS(s, FIELD_TID))
-		fprintf(s->out, "%5d ", (int)(HAS(s, FIELD_PID) ? smp->pid : smp->tid));
-	if (HAS(s, FIELD_CPU))
-		fprintf(s->out, "[%03d] ", (int)smp->cpu);
-	if (HAS(s, FIELD_TIME))
-		fprintf(s->out, "%5llu.%06llu: ", (unsigned long long)(smp->time / 1000000000ULL),
-			(unsigned long long)(smp->time % 1000000000ULL / 1000));
 	if (HAS(s, FIELD_PERIOD))
 		fprintf(s->out, "%10llu ", (unsigned long long)smp->period);
 	if (HAS(s, FIELD_EVENT))
 		fprintf(s->out, "%*s: ", s->name_width, e->name);
+	if (HAS(s, FIELD_FLAGS))
+		fprintf(s->out, "  %-21s ", "");
 	if (HAS(s, FIELD_TRACE) && script__decodable(s, e) && smp->raw)
 		fputs(trace_info(s, smp), s->out);
 	if (HAS(s, FIELD_ADDR))
@@ -184,8 +246,20 @@ static void print_fields(struct script *s, const struct sample *smp, const char 
 
 		fprintf(s->out, " %s", path ? path : "unknown");
 	}
+}
+
+static void print_fields(struct script *s, const struct sample *smp, const char *comm)
+{
+	const struct reader_evsel *e = smp->evsel;
+	struct script_start st = { comm, smp->pid, smp->tid, smp->cpu, smp->time, smp->cpumode,
+				   PERF_RECORD_SAMPLE };
+
+	if (!s->shows[script__output_type(&e->attr)])
+		return;	/* -F type: with no field: such events are not shown */
+	script__print_start(s, e, &st);
+	print_middle(s, smp);
 	if (HAS(s, FIELD_IP)) {
-		if (chain) {
+		if (s->use_callchain && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 			fputc('\n', s->out);
 			print_chain(s, smp);
 		} else {
@@ -208,23 +282,15 @@ static void print_fields(struct script *s, const struct sample *smp, const char 
 
 void script__print_sample(struct script *s, const struct sample *smp)
 {
-	const struct reader_evsel *e = smp->evsel;
 	const char *comm = comm_map__get(s->comms, smp->tid);
 
-	if (s->fields) {
-		print_fields(s, smp, comm);
+	/* --comms, --pids, --tids, --cpu: the others are left out */
+	if (!script_filter__has_number(&s->cpu_filter, (int)smp->cpu) ||
+	    !script_filter__has_number(&s->pid_filter, (int)smp->pid) ||
+	    !script_filter__has_number(&s->tid_filter, (int)smp->tid) ||
+	    !script_filter__has_comm(&s->comm_filter, comm))
 		return;
-	}
-	script__print_prefix(s, e, comm, smp->tid, smp->cpu, smp->time);
-	if (script__decodable(s, e) && smp->raw) {
-		fprintf(s->out, "%30s: %s\n", e->name, trace_info(s, smp));
-		return;
-	}
-	fprintf(s->out, "%10llu %s: %16llx\n", (unsigned long long)smp->period, e->name,
-	       (unsigned long long)smp->ip);
-	for (u64 i = 0; i < smp->nr_callchain; i++)
-		if (smp->callchain[i] < PERF_CONTEXT_MAX)
-			fprintf(s->out, "\t%16llx\n", (unsigned long long)smp->callchain[i]);
+	print_fields(s, smp, comm);
 }
 
 void script__print_mmap(struct script *s, const struct perf_event_header *h,

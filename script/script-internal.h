@@ -5,6 +5,7 @@
 
 #include "script/script.h"
 #include "script/machine.h"
+#include "script/filter.h"
 #include "perfdata/reader.h"
 #include "lib/id-hash.h"
 
@@ -15,6 +16,33 @@
  * data is copied into this much zeroed room so that no field of a hostile
  * record reaches past it (formats with fields beyond 64 KiB are refused). */
 #define RAW_ROOM (4 * 65536)
+
+/* ---- -F: the fields the user names, in the stock perf's order and format ---- */
+
+enum field {
+	FIELD_COMM, FIELD_TID, FIELD_PID, FIELD_TIME, FIELD_CPU, FIELD_PERIOD, FIELD_EVENT,
+	FIELD_TRACE, FIELD_ADDR, FIELD_DATA_SRC, FIELD_WEIGHT, FIELD_INS_LAT, FIELD_CGROUP,
+	FIELD_IP, FIELD_IREGS, FIELD_UREGS, FIELD_PHYS_ADDR, FIELD_DATA_PAGE_SIZE,
+	FIELD_CODE_PAGE_SIZE, FIELD_SYM, FIELD_DSO, FIELD_SYMOFF,
+	/* the stock's other names: what this perf's files cannot hold prints
+	 * nothing, as the stock prints nothing for it on them */
+	FIELD_MISC, FIELD_FLAGS, FIELD_BRSTACK, FIELD_BRSTACKSYM, FIELD_BRSTACKOFF,
+	FIELD_CALLINDENT, FIELD_SYNTH, FIELD_METRIC, FIELD_IPC, FIELD_MACHINE_PID, FIELD_VCPU,
+	FIELD_BPF_OUTPUT,
+	/* refused: data this perf script does not read */
+	FIELD_SRCLINE, FIELD_SRCCODE, FIELD_BRSTACKINSN, FIELD_BRSTACKINSNLEN, FIELD_INSN,
+	FIELD_INSNLEN, FIELD_TOD,
+	FIELD_NR
+};
+
+/* The stock perf's output types: an event's type decides what it prints. */
+enum output_type {
+	OUT_HW, OUT_SW, OUT_TRACE, OUT_HW_CACHE, OUT_RAW, OUT_BREAK, OUT_SYNTH, OUT_OTHER,
+	OUTPUT_TYPES
+};
+
+#define F_(f) (1ULL << (FIELD_##f))
+#define HAS(s, f) ((s)->cur & (1ULL << (f)))
 
 struct script {
 	const struct script_opts *o;
@@ -27,36 +55,58 @@ struct script {
 	unsigned char *raw;	/* RAW_ROOM bytes, zero beyond what is in use */
 	u64 bad_id;		/* of the sample whose id no event has */
 	const char *bad;	/* what is wrong with a malformed record */
-	u64 fields;		/* -F: 1 << FIELD_*, 0 for the default lines */
-	int name_width;		/* -F event: the longest event name */
+	int name_width;		/* event: the longest event name */
 	int data_src_width;	/* -F data_src: the widest one printed yet */
 	struct dsos *dsos;	/* -F sym or dso: the DSOs and the maps to them */
 	struct machine machine;
+	/* what each output type shows (1 << FIELD_*), as the stock decides
+	 * it: its defaults, -F's changes, less what its first event lacks */
+	u64 shows[OUTPUT_TYPES];
+	u64 user_set[OUTPUT_TYPES];	/* -F without a type: fields it must have */
+	int user_typed[OUTPUT_TYPES];	/* -F TYPE:... set it */
+	int use_callchain;	/* a callchain under each sample that has one */
+	int symbols;		/* some type prints sym or dso: the maps are kept */
+	u64 cur;		/* shows[] of the sample being printed: HAS() */
+	struct script_filter comm_filter, pid_filter, tid_filter, cpu_filter;
 };
 
-/* ---- -F: the fields the user names, in the stock perf's order and format ---- */
-
-enum field {
-	FIELD_COMM, FIELD_TID, FIELD_PID, FIELD_TIME, FIELD_CPU, FIELD_PERIOD, FIELD_EVENT,
-	FIELD_TRACE, FIELD_ADDR, FIELD_DATA_SRC, FIELD_WEIGHT, FIELD_INS_LAT, FIELD_CGROUP,
-	FIELD_IP, FIELD_IREGS, FIELD_UREGS, FIELD_PHYS_ADDR, FIELD_DATA_PAGE_SIZE,
-	FIELD_CODE_PAGE_SIZE, FIELD_SYM, FIELD_DSO, FIELD_SYMOFF,
-};
-
-#define HAS(s, f) ((s)->fields & (1ULL << (f)))
 
 /* fields.c */
+enum output_type script__output_type(const struct perf_event_attr *a);
 const struct reader_evsel *script__type_leader(const struct script *s,
 					       const struct reader_evsel *e);
-/* -F's comma-separated names into s->fields; -EINVAL after one line. */
-int script__parse_fields(struct script *s, const char *list);
-/* Every event able to give each field asked for; -EINVAL after one line. */
+/* The stock's defaults into s->out. */
+void script__default_fields(struct script *s);
+/* One -F argument ([type:]list, +field/-field) applied to s->out, with the
+ * stock's warnings; -EINVAL after its one-line error. */
+int script__parse_fields(struct script *s, const char *arg);
+/* Each type's first event able to give its fields: those it lacks left
+ * out of a default, -EINVAL after one line for one asked for. */
 int script__check_fields(struct script *s);
+
+/* The defaults, every -F and the checks: 0, or after one line -EDOM (a
+ * bad -F: the stock's usage error) or -ENOTSUP (a field the events
+ * cannot give). */
+int script__setup_fields(struct script *s);
+/* Frees what the filters of script__setup_fields() hold. */
+void script__exit_filters(struct script *s);
 
 /* data-src.c: the value, then its words, in the stock perf's column. */
 void script__print_data_src(struct script *s, u64 ds);
 
 /* print.c */
+/* What opens a line: a sample's or another record's task, CPU and time. */
+struct script_start {
+	const char *comm;	/* NULL: never named */
+	u32 pid, tid, cpu;
+	u64 time;
+	u16 misc;
+	u32 type;		/* PERF_RECORD_* */
+};
+
+/* The opening columns of the type of e, as its fields say; sets s->cur. */
+void script__print_start(struct script *s, const struct reader_evsel *e,
+			 const struct script_start *st);
 void script__print_prefix(struct script *s, const struct reader_evsel *e, const char *comm,
 			  u32 tid, u32 cpu, u64 time);
 /* A tracepoint whose format the file holds and libtraceevent parsed. */

@@ -108,6 +108,8 @@ static int script__machine_init(struct script *s)
 	int len = body ? build_id_feature__kernel(body, size, bid) : 0;
 	int err = machine__init(&s->machine, s->dsos, bid, len);
 
+	dsos__set_demangle(s->dsos, !s->o->no_demangle);
+
 	s->machine.bid_feature = body;
 	s->machine.bid_feature_size = size;
 	return err;
@@ -125,11 +127,12 @@ static int script__setup(struct script *s)
 		fprintf(o->msg, "perf script: %s\n", err);
 		return rc;
 	}
-	if (o->fields && (script__parse_fields(s, o->fields) || script__check_fields(s)))
-		return -EINVAL;
+	rc = script__setup_fields(s);
+	if (rc)
+		return rc;
 	s->comms = comm_map__new();
 	s->raw = calloc(1, RAW_ROOM);
-	if (((HAS(s, FIELD_SYM) || HAS(s, FIELD_DSO)) &&
+	if ((s->symbols &&
 	     (!(s->dsos = dsos__new(o->buildid_dir)) || script__machine_init(s))) ||
 	    !s->comms || !s->raw) {
 		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
@@ -174,6 +177,7 @@ static void script__exit(struct script *s)
 	free(s->raw);
 	comm_map__delete(s->comms);
 	machine__exit(&s->machine);
+	script__exit_filters(s);
 	dsos__delete(s->dsos);
 	id_hash__exit(&s->cgroups);
 	for (size_t i = 0; i < s->read_prev.cap; i++)

@@ -12,10 +12,19 @@ struct script_opts {
 	const char *buildid_dir;	/* the build-id cache; NULL: $PERF_BUILDID_DIR or ~/.debug */
 	FILE *out;	/* the text */
 	FILE *msg;	/* warnings and the error, one line each */
+	const char *const *field_args;	/* -F given again: each after fields */
+	int nr_field_args;
+	int hide_call_graph;	/* -G */
+	int nanosecs;		/* --ns */
+	int max_stack;		/* --max-stack: entries of a callchain shown (0: 127) */
+	const char *comms, *pids, *tids, *cpus;	/* comma-separated filters */
+	const char *time;	/* --time: the stock's start,stop ranges */
+	int no_demangle;	/* --no-demangle */
 };
 
 /* perf script: the records of o->input as text, in time order. 0, or
- * -errno after one line on o->msg naming the file and what is wrong. */
+ * -errno after one line on o->msg naming the file and what is wrong:
+ * -EDOM for a bad -F, -ENOTSUP for a field the file's events lack. */
 int script__run(const struct script_opts *o);
 
 #endif

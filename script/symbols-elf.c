@@ -68,8 +68,10 @@ static int has_section(Elf *elf, u32 type)
 /* The PT_LOAD segments, to turn file offsets into symbol addresses. */
 /* A C++ name as the stock perf shows it: demangled, without parameters.
  * NULL if name is not mangled; the caller frees it. */
-static char *demangle(const char *name)
+static char *demangle(const struct symtab *t, const char *name)
 {
+	if (t->mangled)
+		return NULL;
 	return name[0] == '_' && name[1] == 'Z' ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
 }
 
@@ -124,7 +126,7 @@ static int load_syms(struct symtab *t, Elf *elf, u32 type)
 		if (!name)
 			continue;
 		/* demangled first: the choice among aliases is on these names */
-		char *dem = demangle(name);
+		char *dem = demangle(t, name);
 
 		rc = symtab__add(t, sym.st_value, sym.st_size, dem ? dem : name,
 				 GELF_ST_BIND(sym.st_info));
@@ -196,7 +198,7 @@ static int load_plt(struct symtab *t, Elf *elf)
 		}
 		if (gelf_getsym(dyn_data, GELF_R_SYM(info), &sym))
 			sname = elf_strptr(elf, dyn.sh_link, sym.st_name);
-		char *dem = sname ? demangle(sname) : NULL;
+		char *dem = sname ? demangle(t, sname) : NULL;
 
 		snprintf(name, sizeof(name), "%s@plt", dem ? dem : sname ? sname : "");
 		free(dem);

@@ -13,6 +13,7 @@ struct symtab {
 	size_t nr, cap;
 	struct buf names;
 	int last_wins;	/* of symbols at one address the last, as kallsyms is read */
+	int mangled;	/* --no-demangle: C++ names as the file has them */
 };
 
 /* Adds a symbol (an empty name is skipped). 0 or -ENOMEM. */

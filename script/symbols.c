@@ -30,6 +30,7 @@ struct dsos {
 	size_t nr_buckets, nr;
 	u64 salt;
 	char *buildid_dir;
+	int mangled;	/* --no-demangle */
 };
 
 static size_t dsos__bucket(const struct dsos *d, enum dso_kind kind, const char *name,
@@ -92,6 +93,11 @@ struct dsos *dsos__new(const char *buildid_dir)
 		return NULL;
 	}
 	return d;
+}
+
+void dsos__set_demangle(struct dsos *d, int demangle)
+{
+	d->mangled = !demangle;
 }
 
 void dsos__delete(struct dsos *d)
@@ -352,7 +358,7 @@ static int load_perf_map(struct symtab *t, const char *path)
 
 static void dso__load(struct dsos *d, struct dso *dso)
 {
-	struct symtab t = { 0 };
+	struct symtab t = { .mangled = d->mangled };
 	char path[PATH_MAX];
 	int rc = -ENOENT;
 

@@ -49,6 +49,9 @@ struct dsos;
  * with errno set; freed with dsos__delete(). */
 struct dsos *dsos__new(const char *buildid_dir);
 void dsos__delete(struct dsos *d);
+/* demangle 0 (--no-demangle): C++ names as their files spell them, for
+ * the DSOs read from now on. */
+void dsos__set_demangle(struct dsos *d, int demangle);
 
 /* The DSO named name with that build id (bid_len 0: none known), made on
  * first use; its symbols are read when first looked up. NULL without
