@@ -71,6 +71,7 @@ struct record {
 	char placed[PATH_MAX];		/* the file the switch in hand placed; "" until then */
 	char why_none[PATH_MAX + 512];	/* ... or why it placed none */
 	int sig_fd;
+	int stop_signo;		/* the SIGINT, SIGTERM or SIGHUP that stopped it; 0 if none */
 	int argc;
 	const char **argv;
 	char err[1024];

@@ -1,0 +1,60 @@
+#!/bin/bash
+# perf record as perf users expect it: exit status, options, losses, quiet end
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+cd "$TMP" || exit 1
+
+# PERF's exit status, stopped by SIG (none: left to end) once recording
+stop_status() {	# PERF SIG ARGS...
+	local perf=$1 sig=$2 r st=0
+	shift 2
+	"$perf" record -q -e cpu-clock -o st.data "$@" > /dev/null 2> st.err &
+	r=$!
+	if [ "$sig" != none ]; then
+		wait_ready $r
+		kill -"$sig" $r
+	fi
+	wait $r || st=$?
+	echo "$st"
+}
+
+# status WANT SIG ARGS...: this perf's status is WANT, and the stock's
+status() {
+	local want=$1 got stock
+	shift
+	got=$(stop_status "$PERF" "$@")
+	[ "$got" = "$want" ] || fail "record ${*:2} stopped by $1: exit status $got, want $want"
+	stock=$(stop_status "$STOCK" "$@")
+	[ "$stock" = "$want" ] || fail "the stock's record ${*:2} ($1): exit status $stock, not $want"
+}
+
+sleep 600 &
+target=$!
+BG_PIDS+=($target)
+status 130 INT -a
+status 130 INT --overwrite -a
+status 130 INT -p $target
+status 143 TERM -a
+status 143 TERM -p $target
+status 129 HUP -a
+# the workload is sent SIGTERM and perf ends as it did
+status 143 INT -- sleep 600
+status 143 TERM -- sleep 600
+status 0 none -- true
+status 3 none -- sh -c 'exit 3'
+status 137 none -- sh -c 'kill -KILL $$'
+status 255 none -- /nonexistent-program
+# the file is complete whatever signal ended the recording
+r=$(stop_status "$PERF" HUP -a)
+[ "$r" = 129 ] || fail "record -a after SIGHUP: exit status $r"
+stock_reads_clean st.data
+# dies of the signal (a parent's waitpid sees it), as the stock does,
+# with no core of its own
+python3 - "$PERF" <<'PY' || fail "record of a killed workload: not killed by its signal"
+import os, subprocess, sys
+p = subprocess.Popen([sys.argv[1], "record", "-q", "-e", "cpu-clock", "-o", "k.data", "--",
+                      "sh", "-c", "kill -SEGV $$"], stderr=subprocess.DEVNULL)
+_, st = os.waitpid(p.pid, 0)
+sys.exit(0 if os.WIFSIGNALED(st) and os.WTERMSIG(st) == 11 and not os.WCOREDUMP(st) else 1)
+PY
+exit 0
