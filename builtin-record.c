@@ -124,6 +124,8 @@ static int record__start(struct record *rec, const char **argv)
 	struct record_opts *opts = &rec->opts;
 	int err;
 
+	if (record__read_kernel_map(rec))
+		return 1;	/* said */
 	/* tracking first, then /proc: a task born in between is in one or the
 	 * other (both is fine), never in neither */
 	if (!opts->per_task)
@@ -222,6 +224,7 @@ static void record__teardown(struct record *rec)
 	bpf_progs__exit(&rec->bpf);
 	bpf_sideband__close(&rec->bpf_sb);
 	buf__release(&rec->pending);
+	buf__release(&rec->kernel_map);
 	switch_output__exit(&rec->so);
 	trigger__exit(&rec->trigger);
 	control_acks__exit(&rec->acks_owed);

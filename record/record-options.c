@@ -542,6 +542,37 @@ static int opt_comp_level(const struct option *opt, const char *arg, int unset)
 	opt_record(opt)->opts.comp_level = level;
 	return 0;
 }
+/* Whether the kernel lets rings past perf_event_mlock_kb and
+ * RLIMIT_MEMLOCK: CAP_IPC_LOCK (the kernel asks for it in the first user
+ * namespace: a container's root has it only in its own), or
+ * perf_event_paranoid -1. */
+static int rings_unlimited(void)
+{
+	return (cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
+	       sysctl__read("perf_event_paranoid", 2) < 0;
+}
+
+/* the largest ring normal mode picks by itself, a CPU */
+#define NORMAL_RING_MAX (4ULL << 20)
+
+/* Normal mode without -m: perf's 512K a CPU fills in 15 ms with 8K
+ * stack dumps at 4 kHz, or at a million records a second, whenever the
+ * loop waits for its CPU; 4M lost none in bench 4. So 4M where the
+ * kernel lets rings past its limit, halved while the rings of every CPU
+ * together would take more than 1/256 of the memory, never under
+ * perf's 512K. */
+static u64 normal_ring_bytes(long page)
+{
+	u64 ring = 128 * (u64)page, nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
+	u64 mem = (u64)MAX(sysconf(_SC_PHYS_PAGES), 0L) * page;
+
+	if (!rings_unlimited())
+		return ring;
+	while (ring * 2 <= NORMAL_RING_MAX && ring * 2 * nr_cpus <= mem / 256)
+		ring *= 2;
+	return ring;
+}
+
 /* the largest forward ring --history picks by itself */
 #define HISTORY_RING_MAX (8ULL << 20)
 
@@ -554,12 +585,8 @@ static int opt_comp_level(const struct option *opt, const char *arg, int unset)
 static u64 history_ring_bytes(u64 history_size, long page)
 {
 	u64 ring = 128 * (u64)page, nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
-	/* the kernel asks for the capability in the first user namespace: a
-	 * container's root has it only in its own */
-	int unlimited = (cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
-			sysctl__read("perf_event_paranoid", 2) < 0;
 
-	if (!unlimited)
+	if (!rings_unlimited())
 		return ring;
 	while (ring * 2 <= HISTORY_RING_MAX && ring * 2 * nr_cpus <= history_size / 4)
 		ring *= 2;
@@ -584,8 +611,7 @@ static u64 tracking_ring_bytes(u64 sample_ring, u64 tracking_max, long page)
 	u64 ring = MAX(256 * (u64)page, roundup_pow2(sample_ring));
 	u64 nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
 
-	if (!((cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
-	      sysctl__read("perf_event_paranoid", 2) < 0))
+	if (!rings_unlimited())
 		return 256 * (u64)page;
 	while (ring * 2 <= TRACKING_RING_MAX && ring * 2 * nr_cpus <= tracking_max / 4)
 		ring *= 2;
@@ -662,7 +688,14 @@ static void record__size_rings(struct record *rec)
 	long page = sysconf(_SC_PAGESIZE);
 	u64 ring = opts->mmap_bytes ? opts->mmap_bytes :
 		   opts->history_size ? history_ring_bytes(opts->history_size, page) :
-		   128 * (u64)page;
+		   opts->overwrite ? 128 * (u64)page : normal_ring_bytes(page);
+
+	if (opts->verbose && !opts->mmap_bytes && !opts->overwrite && !opts->history_size)
+		pr_err("perf record: rings of %lluK a CPU%s; -m sets their size\n",
+		       (unsigned long long)(ring >> 10), ring > 128 * (u64)page ?
+		       ", more than perf's 512K so as to lose nothing: the kernel lets them "
+		       "past perf_event_mlock_kb" : ", perf's: the kernel holds them to "
+		       "perf_event_mlock_kb");
 
 	/* overwrite: -m sizes the backward sample rings; tracking has its own;
 	 * with --history the samples come through the forward rings */

@@ -68,11 +68,11 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 	unsigned int synth = SYNTH_ALL & ~rec->opts.no_synth;
 	struct thread_map *threads = rec->evlist->threads;
 	struct build_id_cache *bids = NULL;
-	size_t from = b->len;
-	int err = synthesize__kernel_mmap(b, st);
+	size_t from;
+	int err;
 
-	if (err == -ENOENT && rec->opts.verbose)
-		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
+	buf__add(b, rec->kernel_map.p, rec->kernel_map.len);
+	from = b->len;
 	/* --all-cgroups: the cgroups that exist, before the tasks in them */
 	err = rec->opts.all_cgroups && (synth & SYNTH_CGROUP) ? cgroup__synthesize(b, st) : 0;
 	if (err)
@@ -111,6 +111,19 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 	if (!err && rec->opts.namespaces)
 		err = add_namespaces(b, from, st);
 	return err ? err : b->err;
+}
+
+int record__read_kernel_map(struct record *rec)
+{
+	int err = synthesize__kernel_mmap(&rec->kernel_map, record__id_sample_type(rec->evlist));
+
+	if (err == -ENOENT && rec->opts.verbose)
+		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
+	if (rec->kernel_map.err) {
+		pr_err("perf record: the kernel map: %s\n", strerror(-rec->kernel_map.err));
+		return rec->kernel_map.err;
+	}
+	return 0;	/* no kernel map: samples in it stay unnamed, as before */
 }
 
 /* The records that describe what already exists: the kernel map and the
