@@ -58,6 +58,41 @@ _, st = os.waitpid(p.pid, 0)
 sys.exit(0 if os.WIFSIGNALED(st) and os.WTERMSIG(st) == 11 and not os.WCOREDUMP(st) else 1)
 PY
 
+# the stock's options: accepted as the stock accepts them (both perfs run,
+# same exit status), their one line where the stock says one
+opt_status() {	# PERF ARGS...: exit status of a short recording
+	local perf=$1
+	shift
+	"$perf" record "$@" -e cpu-clock -o opt.data -- true > /dev/null 2> opt.err
+	echo $?
+}
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+for o in --aio --aio=2 --no-aio --debuginfod --debuginfod=http://localhost:1 \
+	 --num-thread-synthesize=2 --strict-freq --transaction "-m 8,16" "-m ,16" "-m 16K,64K" \
+	 "--strict-freq -F $max" "--strict-freq -F $((max + 1))" "-m 8,abc"; do
+	got=$(opt_status "$PERF" $o)
+	want=$(opt_status "$STOCK" $o)
+	[ "$got" = "$want" ] || fail "record $o: exit status $got, the stock's $want: $(cat opt.err)"
+	case "$want:$o" in
+	0:*debuginfod*) ;;
+	0:*) opt_status "$PERF" -q $o > /dev/null
+	     [ -s opt.err ] && fail "record -q $o: $(cat opt.err)"
+	     stock_reads_clean opt.data ;;
+	esac
+done
+opt_status "$PERF" --debuginfod > /dev/null
+[ "$(grep -v '^\[ perf record' opt.err)" = \
+  "WARNING: debuginfod support requested, but perf is not built with it" ] ||
+	fail "--debuginfod: $(cat opt.err)"
+opt_status "$PERF" --strict-freq -F $((max + 1)) > /dev/null
+grep -q "^error: Maximum frequency rate ($max Hz) exceeded" opt.err || fail "--strict-freq: $(cat opt.err)"
+# -v says what each does here
+opt_status "$PERF" -v --transaction --aio --num-thread-synthesize=4 -m 8,16 > /dev/null
+for l in "--transaction: no event recorded here has transaction flags" "--aio: the rings are written" \
+	 "--num-thread-synthesize: one thread" "-m: no AUX area event"; do
+	grep -q -- "$l" opt.err || fail "-v does not say '$l': $(cat opt.err)"
+done
+
 # Events the kernel dropped: the counts of the LOST records, as the stock
 # reads them
 lost_in() {
