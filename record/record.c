@@ -421,7 +421,8 @@ int record__dump_done(struct record *rec, struct dump *d)
 		pr_err("perf record: dump failed: %s\n", d->errbuf);
 	} else {
 		record__placed(rec, d->placed, d->no_features, 1);
-		dso_hits_cache_stats__report(&d->cache, d->placed, rec->opts.quiet);
+		dso_hits_cache_stats__report(&d->cache, d->placed, rec->opts.quiet,
+					     rec->opts.verbose);
 		if (rec->opts.verbose) {
 			char ahead[96];
 
@@ -505,7 +506,8 @@ int record__finish_file(struct record *rec, int announce)
 
 			dso_hits__fill_cache(rec->data.hits, rec->dump_opts.buildid_dir,
 					     &rec->cache_budget, &cs);
-			dso_hits_cache_stats__report(&cs, rec->data.placed, rec->opts.quiet);
+			dso_hits_cache_stats__report(&cs, rec->data.placed, rec->opts.quiet,
+					     rec->opts.verbose);
 		}
 	}
 	dso_hits__delete(rec->data.hits);

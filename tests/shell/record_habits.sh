@@ -93,6 +93,32 @@ for l in "--transaction: no event recorded here has transaction flags" "--aio: t
 	grep -q -- "$l" opt.err || fail "-v does not say '$l': $(cat opt.err)"
 done
 
+# the build-id cache line: only with -v for a binary few samples hit
+# (cold: some 4% of them, gone before the end), and said without -v for
+# one the samples hit most (hot, gone too)
+build_tagged cold 71
+build_tagged hot 72
+for v in "" -v; do
+	cp cold cold.run
+	"$PERF" --buildid-dir "$TMP/bc" record $v -e cpu-clock:u -o cold.data -- \
+		sh -c "./cold.run 20000000 && rm cold.run && ./hot 500000000" 2> cold.err ||
+		fail "record $v: $(cat cold.err)"
+	n=$("$STOCK" script -i cold.data --comms cold.run -F ip 2>/dev/null | grep -c .)
+	[ "$n" -ge 1 ] || fail "no sample of the cold binary"
+	if [ -z "$v" ]; then
+		grep -q 'build-id cache' cold.err && fail "a binary few samples hit is said: $(cat cold.err)"
+	else
+		grep -q "cold.data: build-id cache: 1 of .* binaries left out (1 unreadable.*cold.run" \
+			cold.err || fail "-v: the cold binary left out is not said: $(cat cold.err)"
+	fi
+done
+cp hot hot.run
+"$PERF" --buildid-dir "$TMP/bc" record -e cpu-clock:u -o hot.data -- \
+	sh -c "./cold 20000000 && ./hot.run 500000000 && rm hot.run" 2> hot.err ||
+	fail "record: $(cat hot.err)"
+grep -q "hot.data: build-id cache: 1 of .* binaries left out (1 unreadable.*hot.run.*one of the binaries most hit" \
+	hot.err || fail "the hot binary left out is not said: $(cat hot.err)"
+
 # Events the kernel dropped: the counts of the LOST records, as the stock
 # reads them
 lost_in() {
