@@ -157,6 +157,8 @@ static int record__start(struct record *rec, const char **argv)
 static int record__end_status(struct record *rec, int status, int *code)
 {
 	*code = rec->opts.workload ? workload__exit_code(status) : rec->write_failed;
+	if (*code && !rec->opts.workload)
+		return 0;	/* a full disk says so, whatever stopped it */
 	/* the stock does not catch SIGHUP: it dies of it, workload or not */
 	if (rec->stop_signo == SIGHUP)
 		return SIGHUP;

@@ -44,6 +44,8 @@ status 0 none -- true
 status 3 none -- sh -c 'exit 3'
 status 137 none -- sh -c 'kill -KILL $$'
 status 255 none -- /nonexistent-program
+kill $target
+wait $target 2>/dev/null
 # the file is complete whatever signal ended the recording
 r=$(stop_status "$PERF" HUP -a)
 [ "$r" = 129 ] || fail "record -a after SIGHUP: exit status $r"
