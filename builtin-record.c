@@ -11,9 +11,12 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 /* Before the options: the signals first of all, then the command line as
  * typed and the event list. 0 or -errno after saying why. */
@@ -116,29 +119,31 @@ static int record__setup(struct record *rec, const char **argv)
 }
 
 /* Recording starts: tracking, what exists already, the events, the
- * workload. 0 or -errno after saying why. */
+ * workload. 0, or perf record's exit code after saying why: 255 for a
+ * workload that could not be run, as the stock's. */
 static int record__start(struct record *rec, const char **argv)
 {
 	struct record_opts *opts = &rec->opts;
 	int err;
 
+	if (record__read_kernel_map(rec))
+		return 1;	/* said */
 	/* tracking first, then /proc: a task born in between is in one or the
 	 * other (both is fine), never in neither */
 	if (!opts->per_task)
 		evlist__enable_tracking(rec->evlist);
 	err = record__synthesize(rec);
 	if (err)
-		return err;	/* said */
-	err = drain_threads__start(rec->threads);
-	if (err)
-		return err;	/* said */
+		return 1;	/* said */
+	if (drain_threads__start(rec->threads))
+		return 1;	/* said */
 	if (!opts->per_task && !opts->delay_ms)
 		evlist__enable(rec->evlist);
 	if (opts->workload) {
 		err = workload__start(&rec->workload);
 		if (err) {
 			pr_err("perf record: Failed to exec '%s': %s\n", argv[0], strerror(-err));
-			return err;
+			return 255;
 		}
 	}
 	/* -D: tracking runs already, samples start this long after the workload */
@@ -149,12 +154,46 @@ static int record__start(struct record *rec, const char **argv)
 	return 0;
 }
 
+/* The end's status, as the stock perf's: a workload killed by a signal
+ * makes perf die of that signal, else a signal that stopped the
+ * recording does; a workload's exit code is perf's. 0 or the signal to
+ * die of, with *code the exit code otherwise. */
+static int record__end_status(struct record *rec, int status, int *code)
+{
+	*code = rec->opts.workload ? workload__exit_code(status) : rec->write_failed;
+	if (*code && !rec->opts.workload)
+		return 0;	/* a full disk says so, whatever stopped it */
+	/* the stock does not catch SIGHUP: it dies of it, workload or not */
+	if (rec->stop_signo == SIGHUP)
+		return SIGHUP;
+	if (rec->opts.workload && WIFSIGNALED(status))
+		return WTERMSIG(status);
+	return rec->stop_signo;
+}
+
+/* Dies of signo, as the stock perf ends after a signal: its parent sees
+ * the signal, a shell 128+signo. The signal is the workload's or a
+ * user's, not a fault of perf's: no core. */
+static void record__die_of(int signo)
+{
+	sigset_t set;
+
+	fflush(stdout);
+	fflush(stderr);
+	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+	signal(signo, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, signo);
+	raise(signo);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 /* The loop, then the end: the last dump or the end of the file, the
  * commands owed an answer, the workload's end, the closing lines. perf
- * record's exit code. */
-static int record__run(struct record *rec)
+ * record's exit code; *signo the signal to die of after the teardown. */
+static int record__run(struct record *rec, int *signo)
 {
-	int why = RECORD_RUNNING, status = 0;
+	int why = RECORD_RUNNING, status = 0, code;
 	int err = record__loop(rec, &why);
 
 	/* the reader of -o - is gone: nothing more can be recorded */
@@ -170,8 +209,9 @@ static int record__run(struct record *rec)
 		status = record__wait_workload(rec, why == RECORD_STOP_SIGNAL);
 	record__print_summary(rec);
 	if (err)
-		return 1;
-	return rec->opts.workload ? workload__exit_code(status) : rec->write_failed;
+		return 1;	/* a failure says so, whatever stopped it */
+	*signo = record__end_status(rec, status, &code);
+	return code;
 }
 
 /* Whatever was set up, at whatever step it stopped: a file not finished
@@ -191,6 +231,7 @@ static void record__teardown(struct record *rec)
 	bpf_progs__exit(&rec->bpf);
 	bpf_sideband__close(&rec->bpf_sb);
 	buf__release(&rec->pending);
+	buf__release(&rec->kernel_map);
 	switch_output__exit(&rec->so);
 	trigger__exit(&rec->trigger);
 	control_acks__exit(&rec->acks_owed);
@@ -215,7 +256,7 @@ int cmd_record(int argc, const char **argv)
 		.tracking_max = TRACKING_MAX_DEFAULT,
 		.pending_max = PENDING_MAX_DEFAULT,
 	};
-	int ret = 1;
+	int ret = 1, signo = 0;
 
 	if (record__init(&rec, argc, argv))
 		goto out;
@@ -231,10 +272,14 @@ int cmd_record(int argc, const char **argv)
 		ret = record__dry_run(&rec);
 		goto out;
 	}
-	if (record__setup(&rec, argv) || record__start(&rec, argv))
+	if (record__setup(&rec, argv))
 		goto out;
-	ret = record__run(&rec);
+	ret = record__start(&rec, argv);
+	if (!ret)
+		ret = record__run(&rec, &signo);
 out:
 	record__teardown(&rec);
+	if (signo)
+		record__die_of(signo);
 	return ret;
 }

@@ -68,13 +68,16 @@ static int dso__cache(struct hit_dso *d, const char *dir, struct cache_limit *li
 	return err;
 }
 
-static void cache_stats__count(struct dso_hits_cache_stats *st, const char *name, int err,
-			       int over_cap)
+/* Counts d's outcome; the last name and error said are the most hit
+ * binary's left out, else the last one's. */
+static void cache_stats__count(struct dso_hits_cache_stats *st, const struct hit_dso *d, int err,
+			       int over_cap, int hot)
 {
 	if (!err) {
 		st->added++;
 		return;
 	}
+	st->hot_missed += hot;
 	if (err == -EFBIG)
 		st->too_big++;
 	else if (over_cap)	/* a quota's -EDQUOT is a failure */
@@ -84,17 +87,22 @@ static void cache_stats__count(struct dso_hits_cache_stats *st, const char *name
 		st->unreadable++;
 	else
 		st->failed++;
-	st->last_err = err;
-	snprintf(st->last_name, sizeof(st->last_name), "%s", name);
+	if (hot || !st->hot_missed) {
+		st->last_err = err;
+		snprintf(st->last_name, sizeof(st->last_name), "%s", d->name);
+	}
 }
 
 void dso_hits__fill_cache(struct dso_hits *s, const char *dir, struct dso_cache_budget *budget,
 			  struct dso_hits_cache_stats *st)
 {
 	struct dso_cache_budget unbounded = { .max = ~0ULL };
+	u64 samples = 0;
 
 	if (!budget)
 		budget = &unbounded;
+	for (int i = 0; i < s->nr; i++)
+		samples += s->d[i].samples;
 	for (int i = 0; i < s->nr; i++) {
 		struct hit_dso *d = &s->d[i];
 		struct cache_limit lim = {
@@ -109,25 +117,26 @@ void dso_hits__fill_cache(struct dso_hits *s, const char *dir, struct dso_cache_
 		err = d->bid_len ? dso__cache(d, dir, &lim) : d->bid_err;
 		budget->added += lim.used;
 		budget->left_out += lim.over;
-		cache_stats__count(st, d->name, err, lim.over);
+		cache_stats__count(st, d, err, lim.over,
+				   samples && d->samples >= samples / DSO_CACHE_HOT);
 	}
 }
 
 void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file,
-				  int quiet)
+				  int quiet, int verbose)
 {
 	u64 missed = st->unreadable + st->too_big + st->over_cap + st->failed;
 	char name[ESCAPE_LOG_SIZE];
 
-	if (!missed || (quiet && !st->failed))
+	if (!missed || !(st->failed || verbose || (st->hot_missed && !quiet)))
 		return;
 	/* the name is a user's: escaped, it cannot start a line of its own */
 	pr_err("perf record: %s: build-id cache: %llu of %llu binaries left out (%llu unreadable "
 	       "or gone, %llu over %llu MB, %llu over --buildid-cache-max, %llu failed; last: "
-	       "%s: %s)\n", file, (unsigned long long)missed,
+	       "%s: %s%s)\n", file, (unsigned long long)missed,
 	       (unsigned long long)(missed + st->added), (unsigned long long)st->unreadable,
 	       (unsigned long long)st->too_big, DSO_CACHE_MAX >> 20,
 	       (unsigned long long)st->over_cap, (unsigned long long)st->failed,
 	       escape__str(name, sizeof(name), st->last_name),
-	       strerror(-st->last_err));
+	       strerror(-st->last_err), st->hot_missed ? ", one of the binaries most hit" : "");
 }

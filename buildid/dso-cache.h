@@ -12,6 +12,7 @@ struct dso_hits;
  * failure's error and object. */
 struct dso_hits_cache_stats {
 	u64 added, unreadable, too_big, over_cap, failed;
+	u64 hot_missed;		/* of those not added, the most hit (DSO_CACHE_HOT) */
 	int last_err;
 	char last_name[256];
 };
@@ -31,11 +32,18 @@ struct dso_cache_budget {
  * and what could not in st. */
 void dso_hits__fill_cache(struct dso_hits *s, const char *dir, struct dso_cache_budget *budget,
 			  struct dso_hits_cache_stats *st);
-/* One line on stderr when something of file's could not go into the cache;
- * with quiet (-q) only when a copy failed (a full disk), not for binaries
- * gone, too big or over the cap. */
+/* A binary holding at least 1/DSO_CACHE_HOT of the samples that hit
+ * binaries is one the samples hit most: a report without it in the
+ * cache misses much. Those that hold less (a memfd, the vdso, a library
+ * gone since) are said only with -v. */
+#define DSO_CACHE_HOT 10
+
+/* One line on stderr when something of file's could not go into the
+ * cache: a copy that failed (a full disk), even with quiet (-q); one of
+ * the binaries the samples hit most, unless quiet; anything with
+ * verbose (-v). */
 void dso_hits_cache_stats__report(const struct dso_hits_cache_stats *st, const char *file,
-				  int quiet);
+				  int quiet, int verbose);
 
 /* The biggest binary copied into the cache: a bound on the time a
  * recording's end or a dump's writer spends on one. */

@@ -402,6 +402,12 @@ static struct dso_module *dso_hits__module(struct dso_hits *s, u64 ip)
 	return lo && ip < s->mods[lo - 1].end ? &s->mods[lo - 1] : NULL;
 }
 
+static void dso__hit(struct hit_dso *d)
+{
+	d->hit = 1;
+	d->samples++;
+}
+
 static void dso_hits__kernel_hit(struct dso_hits *s, u64 ip)
 {
 	u8 none[BUILD_ID_SIZE];
@@ -418,13 +424,13 @@ static void dso_hits__kernel_hit(struct dso_hits *s, u64 ip)
 			m->dso = dso_hits__find(s, name, none, 0, NULL, 1);
 		}
 		if (m->dso >= 0)
-			s->d[m->dso].hit = 1;
+			dso__hit(&s->d[m->dso]);
 		return;
 	}
 	if (s->kernel < 0)
 		s->kernel = dso_hits__find(s, "[kernel.kallsyms]", none, 0, NULL, 1);
 	if (s->kernel >= 0)
-		s->d[s->kernel].hit = 1;
+		dso__hit(&s->d[s->kernel]);
 }
 
 /* The task pid, NULL while it is unknown. Tasks are never freed while the
@@ -490,14 +496,16 @@ static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header 
 	case PERF_RECORD_MISC_USER:
 		/* most samples: in the map their task's last one hit */
 		e = &s->seen[pid % ARRAY_SIZE(s->seen)];
-		if (e->end && e->pid == pid && e->start <= ip && ip < e->end)
+		if (e->end && e->pid == pid && e->start <= ip && ip < e->end) {
+			s->d[e->dso].samples++;
 			break;
+		}
 		t = dso_hits__recent_task(s, pid);
 		dso = t ? task__lookup(t, ip) : -1;
 		if (dso >= 0) {
-			s->d[dso].hit = 1;
+			dso__hit(&s->d[dso]);
 			s->seen[pid % ARRAY_SIZE(s->seen)] = (struct dso_seen){
-				pid, t->m[t->last].start, t->m[t->last].end };
+				pid, dso, t->m[t->last].start, t->m[t->last].end };
 		} else if (s->nr_pending < MAX_PENDING)
 			s->pending[s->nr_pending++] = (struct dso_pending){ ip, pid };
 		else
@@ -513,7 +521,7 @@ void dso_hits__end_round(struct dso_hits *s)
 		int dso = t ? task__lookup(t, s->pending[i].ip) : -1;
 
 		if (dso >= 0)
-			s->d[dso].hit = 1;
+			dso__hit(&s->d[dso]);
 		else
 			s->unresolved++;
 	}

@@ -20,6 +20,7 @@ struct hit_dso {
 	int bid_len;		/* 0: none known yet (read from the file when needed) */
 	int kernel;		/* the kernel or a module: cpumode KERNEL in the feature */
 	int hit;
+	u64 samples;		/* how many of the file's samples hit it */
 	int fd;			/* -1, or the file held open (held_files__lend()) */
 	int bid_err;		/* -errno: the file could not be read for its build id */
 	struct mapped_file_id id;	/* the first map's: the file is read as that
@@ -66,6 +67,7 @@ struct dso_hits {
 	 * are); a record that changes maps empties it */
 	struct dso_seen {
 		u32 pid;
+		int dso;
 		u64 start, end;		/* end 0: empty */
 	} seen[16];			/* by pid % 16 */
 	char *carry;		/* a record split across two iovecs */

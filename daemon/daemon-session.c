@@ -316,9 +316,13 @@ int session_list__apply(struct session_list *l, const struct daemon_config *conf
 	return 0;
 }
 
-static void describe_status(int status, char *buf, size_t sz)
+/* A recorder the daemon stopped dies of its SIGINT, as the stock's does:
+ * that is a stop, not a kill. */
+static void describe_status(const struct daemon_session *s, int status, char *buf, size_t sz)
 {
-	if (WIFSIGNALED(status))
+	if (s->stop_ns && !s->killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
+		snprintf(buf, sz, "stopped by SIGINT");
+	else if (WIFSIGNALED(status))
 		snprintf(buf, sz, "killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
 	else
@@ -336,7 +340,7 @@ int session_list__reaped(struct session_list *l, pid_t pid, int status)
 			s = l->s[i];
 	if (!s)
 		return 0;
-	describe_status(status, how, sizeof(how));
+	describe_status(s, status, how, sizeof(how));
 	s->pid = -1;
 	s->stop_ns = 0;
 	s->killed = 0;

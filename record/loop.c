@@ -96,6 +96,8 @@ int record__handle_signals(struct record *rec)
 		case SIGTERM:
 		case SIGHUP:
 			why = RECORD_STOP_SIGNAL;
+			if (!rec->stop_signo)
+				rec->stop_signo = si.ssi_signo;
 			break;
 		case SIGCHLD:
 			if (rec->opts.workload && (pid_t)si.ssi_pid == rec->workload.pid &&

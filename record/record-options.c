@@ -103,16 +103,14 @@ static int opt_freq(const struct option *opt, const char *arg, int unset)
 	return opt_number("-F/--freq", arg, 1, SAMPLE_FREQ_MAX, &opt_record(opt)->opts.freq);
 }
 
-/* -m: a page count, or a size with B/K/M/G; rounded up to a power of two
- * pages, as perf does. */
-static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
+/* One size of -m (ARG): a page count, or a size with B/K/M/G, rounded up
+ * to a power of two pages as perf does. 0, or -1 after saying why. */
+static int mmap_pages_parse(struct record *rec, const char *arg, const char *part, u64 *bytes)
 {
-	struct record *rec = opt_record(opt);
 	u64 page = sysconf(_SC_PAGESIZE), val, pages;
-	int has_unit = *arg && strchr("bBkKmMgG", arg[strlen(arg) - 1]);
+	int has_unit = *part && strchr("bBkKmMgG", part[strlen(part) - 1]);
 
-	(void)unset;
-	if (has_unit ? parse_size(arg, &val) : parse_u64(arg, &val))
+	if (has_unit ? parse_size(part, &val) : parse_u64(part, &val))
 		goto bad;
 	pages = has_unit ? val / page + (val % page != 0) : val;	/* no val + page - 1 wrap */
 	if (pages == 0 || pages > (1ULL << 31))
@@ -123,12 +121,35 @@ static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
 			pr_err("rounding mmap pages size to %lluK (%llu pages)\n",
 			       (unsigned long long)(pages * page / 1024), (unsigned long long)pages);
 	}
-	rec->opts.mmap_bytes = pages * page;
+	*bytes = pages * page;
 	return 0;
 bad:
 	pr_err("perf record: invalid -m/--mmap-pages '%s': expected 1 to %llu pages or a "
-	       "size like 512K, 16M\n", arg, 1ULL << 31);
+	       "size like 512K, 16M, and after a comma the same for the AUX area\n", arg,
+	       1ULL << 31);
 	return -1;
+}
+
+/* -m DATA[,AUX]: either part may be left out. The AUX area's size only
+ * counts for AUX area events (intel_pt, arm_spe...), which this perf does
+ * not open: it is checked and kept, and otherwise ignored, as the stock
+ * perf ignores it without such an event. */
+static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+	const char *comma = strchr(arg, ',');
+	char data[64];
+
+	(void)unset;
+	if (!comma)
+		return mmap_pages_parse(rec, arg, arg, &rec->opts.mmap_bytes);
+	if ((size_t)(comma - arg) >= sizeof(data))
+		return mmap_pages_parse(rec, arg, "", &rec->opts.mmap_bytes);	/* says why */
+	memcpy(data, arg, comma - arg);
+	data[comma - arg] = '\0';
+	if (*data && mmap_pages_parse(rec, arg, data, &rec->opts.mmap_bytes))
+		return -1;
+	return comma[1] ? mmap_pages_parse(rec, arg, comma + 1, &rec->opts.aux_mmap_bytes) : 0;
 }
 
 static int opt_call_graph(const struct option *opt, const char *arg, int unset)
@@ -300,6 +321,17 @@ static int record__check_sample_opts(struct record *rec)
 		opts->freq = max;
 		if (!opts->quiet)
 			pr_err("info: Using a maximum frequency rate of %ld Hz\n", max);
+	}
+	if (opts->strict_freq && opts->freq) {
+		long max = sysctl__read("perf_event_max_sample_rate", 0);
+
+		/* the stock's words and status; without it -F is capped */
+		if (max > 0 && opts->freq > (u64)max) {
+			pr_err("error: Maximum frequency rate (%ld Hz) exceeded: use -F with a lower "
+			       "value or raise /proc/sys/kernel/perf_event_max_sample_rate "
+			       "(--strict-freq)\n", max);
+			return 234;
+		}
 	}
 	return 0;
 }
@@ -550,6 +582,37 @@ static int opt_comp_level(const struct option *opt, const char *arg, int unset)
 	opt_record(opt)->opts.comp_level = level;
 	return 0;
 }
+/* Whether the kernel lets rings past perf_event_mlock_kb and
+ * RLIMIT_MEMLOCK: CAP_IPC_LOCK (the kernel asks for it in the first user
+ * namespace: a container's root has it only in its own), or
+ * perf_event_paranoid -1. */
+static int rings_unlimited(void)
+{
+	return (cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
+	       sysctl__read("perf_event_paranoid", 2) < 0;
+}
+
+/* the largest ring normal mode picks by itself, a CPU */
+#define NORMAL_RING_MAX (4ULL << 20)
+
+/* Normal mode without -m: perf's 512K a CPU fills in 15 ms with 8K
+ * stack dumps at 4 kHz, or at a million records a second, whenever the
+ * loop waits for its CPU; 4M lost none in bench 4. So 4M where the
+ * kernel lets rings past its limit, halved while the rings of every CPU
+ * together would take more than 1/256 of the memory, never under
+ * perf's 512K. */
+static u64 normal_ring_bytes(long page)
+{
+	u64 ring = 128 * (u64)page, nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
+	u64 mem = (u64)MAX(sysconf(_SC_PHYS_PAGES), 0L) * page;
+
+	if (!rings_unlimited())
+		return ring;
+	while (ring * 2 <= NORMAL_RING_MAX && ring * 2 * nr_cpus <= mem / 256)
+		ring *= 2;
+	return ring;
+}
+
 /* the largest forward ring --history picks by itself */
 #define HISTORY_RING_MAX (8ULL << 20)
 
@@ -562,12 +625,8 @@ static int opt_comp_level(const struct option *opt, const char *arg, int unset)
 static u64 history_ring_bytes(u64 history_size, long page)
 {
 	u64 ring = 128 * (u64)page, nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
-	/* the kernel asks for the capability in the first user namespace: a
-	 * container's root has it only in its own */
-	int unlimited = (cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
-			sysctl__read("perf_event_paranoid", 2) < 0;
 
-	if (!unlimited)
+	if (!rings_unlimited())
 		return ring;
 	while (ring * 2 <= HISTORY_RING_MAX && ring * 2 * nr_cpus <= history_size / 4)
 		ring *= 2;
@@ -592,8 +651,7 @@ static u64 tracking_ring_bytes(u64 sample_ring, u64 tracking_max, long page)
 	u64 ring = MAX(256 * (u64)page, roundup_pow2(sample_ring));
 	u64 nr_cpus = MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
 
-	if (!((cap_effective(CAP_IPC_LOCK) && user_ns_is_initial()) ||
-	      sysctl__read("perf_event_paranoid", 2) < 0))
+	if (!rings_unlimited())
 		return 256 * (u64)page;
 	while (ring * 2 <= TRACKING_RING_MAX && ring * 2 * nr_cpus <= tracking_max / 4)
 		ring *= 2;
@@ -670,7 +728,14 @@ static void record__size_rings(struct record *rec)
 	long page = sysconf(_SC_PAGESIZE);
 	u64 ring = opts->mmap_bytes ? opts->mmap_bytes :
 		   opts->history_size ? history_ring_bytes(opts->history_size, page) :
-		   128 * (u64)page;
+		   opts->overwrite ? 128 * (u64)page : normal_ring_bytes(page);
+
+	if (opts->verbose && !opts->mmap_bytes && !opts->overwrite && !opts->history_size)
+		pr_err("perf record: rings of %lluK a CPU%s; -m sets their size\n",
+		       (unsigned long long)(ring >> 10), ring > 128 * (u64)page ?
+		       ", more than perf's 512K so as to lose nothing: the kernel lets them "
+		       "past perf_event_mlock_kb" : ", perf's: the kernel holds them to "
+		       "perf_event_mlock_kb");
 
 	/* overwrite: -m sizes the backward sample rings; tracking has its own;
 	 * with --history the samples come through the forward rings */
@@ -938,6 +1003,78 @@ static void record__options_refused(struct option_table *t)
 	option_table__add(t, o, ARRAY_SIZE(o));
 }
 
+/* --debuginfod[=URLS]: the stock perf's words when it is built without
+ * debuginfod, as this perf is (perf report and perf script fetch debug
+ * info, not record). */
+static int opt_debuginfod(const struct option *opt, const char *arg, int unset)
+{
+	(void)opt;
+	(void)arg;
+	if (!unset)
+		pr_err("WARNING: debuginfod support requested, but perf is not built with it\n");
+	return 0;
+}
+
+/* --aio[=N]: the stock's asynchronous writes of the rings; this perf's
+ * loop writes with write(2) at a fifth of the stock's CPU per GB and
+ * loses nothing for it: N is checked and changes nothing. */
+static int opt_aio(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt_record(opt);
+
+	if (unset) {
+		rec->opts.aio = 0;
+		return 0;
+	}
+	return opt_number("--aio", *arg ? arg : "1", 0, UINT32_MAX, &rec->opts.aio);
+}
+
+static int opt_synth_threads(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	return opt_number("--num-thread-synthesize", arg, 0, UINT32_MAX,
+			  &opt_record(opt)->opts.synth_threads);
+}
+
+/* Options of the stock perf that take effect on its build or hardware
+ * only: each accepted, and -v says what it does here. */
+static void record__options_compat(struct record *rec, struct option_table *t)
+{
+	struct record_opts *opts = &rec->opts;
+	const struct option o[] = {
+		OPT_CB_OPTARG(0, "aio", rec, "n", "Use <n> control blocks in asynchronous trace "
+			      "writing mode (default: 1, max: 4); writes are synchronous here",
+			      opt_aio, "", OPT_NEG),
+		OPT_CB_OPTARG(0, "debuginfod", rec, "debuginfod urls", "Enable debuginfod data "
+			      "retrieval from DEBUGINFOD_URLS or specified urls (not built in)",
+			      opt_debuginfod, "", OPT_NEG),
+		OPT_CB(0, "num-thread-synthesize", rec, "n", "number of threads to run for event "
+		       "synthesis (one here)", opt_synth_threads),
+		OPT_BOOL(0, "strict-freq", &opts->strict_freq, "Fail if the specified frequency "
+			 "can't be used"),
+		OPT_BOOL(0, "transaction", &opts->transaction, "sample transaction flags (special "
+			 "events only)"),
+	};
+
+	option_table__add(t, o, ARRAY_SIZE(o));
+}
+
+/* What the stock's options that change nothing here do, said with -v. */
+static void record__say_compat(const struct record_opts *opts)
+{
+	if (!opts->verbose)
+		return;
+	if (opts->aio)
+		pr_err("perf record: --aio: the rings are written synchronously, which keeps up\n");
+	if (opts->synth_threads > 1)
+		pr_err("perf record: --num-thread-synthesize: one thread reads /proc\n");
+	if (opts->transaction)
+		pr_err("perf record: --transaction: no event recorded here has transaction flags "
+		       "(special events only)\n");
+	if (opts->aux_mmap_bytes)
+		pr_err("perf record: -m: no AUX area event: the AUX size is ignored\n");
+}
+
 /* The flight recorder and the triggers of --switch-output, --control. */
 static void record__options_flight(struct record *rec, struct option_table *t)
 {
@@ -1013,6 +1150,8 @@ static int record__check_args(struct record *rec, int argc)
 	ret = record__check_opts(rec);
 	if (!ret)
 		ret = record__check_sample_opts(rec);
+	if (!ret)
+		record__say_compat(opts);
 	return ret;
 }
 
@@ -1027,6 +1166,7 @@ int record__parse_options(struct record *rec, int *argcp, const char **argv)
 	record__options_sample(rec, &t);
 	record__options_session(rec, &t);
 	record__options_refused(&t);
+	record__options_compat(rec, &t);
 	record__options_flight(rec, &t);
 	record__options_messages(rec, &t);
 	if (t.full) {

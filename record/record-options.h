@@ -40,6 +40,11 @@ struct record_opts {
 	u64 count;		/* -c: sample period (0: not given) */
 	u64 freq;		/* -F: sample frequency (0: not given) */
 	u64 mmap_bytes;		/* -m: data bytes per forward ring */
+	u64 aux_mmap_bytes;	/* -m ,AUX: an AUX area's bytes (no AUX event here: unused) */
+	int strict_freq;	/* --strict-freq: -F above the kernel's maximum fails */
+	int transaction;	/* --transaction: no event here has the flags: unused */
+	u64 aio;		/* --aio: control blocks (writes are synchronous here) */
+	u64 synth_threads;	/* --num-thread-synthesize (the /proc scan is one thread) */
 	u64 bwd_mmap_bytes;	/* data bytes per backward ring (--overwrite) */
 	u64 wakeup_bytes;	/* forward rings wake the reader this full (0: half) */
 	int callgraph;		/* -g: --call-graph fp */

@@ -69,11 +69,11 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 	unsigned int synth = SYNTH_ALL & ~rec->opts.no_synth;
 	struct thread_map *threads = rec->evlist->threads;
 	struct build_id_cache *bids = NULL;
-	size_t from = b->len;
-	int err = synthesize__kernel_mmap(b, st);
+	size_t from;
+	int err;
 
-	if (err == -ENOENT && rec->opts.verbose)
-		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
+	buf__add(b, rec->kernel_map.p, rec->kernel_map.len);
+	from = b->len;
 	/* --all-cgroups: the cgroups that exist, before the tasks in them */
 	err = rec->opts.all_cgroups && (synth & SYNTH_CGROUP) ? cgroup__synthesize(b, st) : 0;
 	if (err)
@@ -112,6 +112,19 @@ static int record__synthesize_existing(struct record *rec, struct buf *b)
 	if (!err && rec->opts.namespaces)
 		err = add_namespaces(b, from, st);
 	return err ? err : b->err;
+}
+
+int record__read_kernel_map(struct record *rec)
+{
+	int err = synthesize__kernel_mmap(&rec->kernel_map, record__id_sample_type(rec->evlist));
+
+	if (err == -ENOENT && rec->opts.verbose)
+		pr_err("Warning: /proc/kallsyms hides addresses (kptr_restrict): no kernel map\n");
+	if (rec->kernel_map.err) {
+		pr_err("perf record: the kernel map: %s\n", strerror(-rec->kernel_map.err));
+		return rec->kernel_map.err;
+	}
+	return 0;	/* no kernel map: samples in it stay unnamed, as before */
 }
 
 /* The records that describe what already exists: the kernel map and the
@@ -414,7 +427,8 @@ static int record__dump_done_held(struct record *rec, struct dump *d)
 		pr_err("perf record: dump failed: %s\n", d->errbuf);
 	} else {
 		record__placed(rec, d->placed, d->no_features, 1);
-		dso_hits_cache_stats__report(&d->cache, d->placed, rec->opts.quiet);
+		dso_hits_cache_stats__report(&d->cache, d->placed, rec->opts.quiet,
+					     rec->opts.verbose);
 		if (rec->opts.verbose) {
 			char ahead[96];
 
@@ -510,7 +524,8 @@ int record__finish_file(struct record *rec, int announce)
 
 			dso_hits__fill_cache(rec->data.hits, rec->dump_opts.buildid_dir,
 					     &rec->cache_budget, &cs);
-			dso_hits_cache_stats__report(&cs, rec->data.placed, rec->opts.quiet);
+			dso_hits_cache_stats__report(&cs, rec->data.placed, rec->opts.quiet,
+					     rec->opts.verbose);
 		}
 	}
 	dso_hits__delete(rec->data.hits);

@@ -42,6 +42,7 @@ struct record {
 	struct bpf_sideband bpf_sb;	/* wakes the loop when one loads */
 	int keep_tracking;
 	struct buf pending;		/* overwrite mode: forward-ring samples for the next dump */
+	struct buf kernel_map;		/* the kernel's MMAP, read before tracking starts */
 	u64 pending_max;		/* its cap: the oldest half goes beyond it */
 	u64 pending_dropped;		/* records dropped for that cap */
 	int drain_behind;		/* the last drain left records the history could not take */
@@ -73,6 +74,7 @@ struct record {
 	char placed[PATH_MAX];		/* the file the switch in hand placed; "" until then */
 	char why_none[PATH_MAX + 512];	/* ... or why it placed none */
 	int sig_fd;
+	int stop_signo;		/* the SIGINT, SIGTERM or SIGHUP that stopped it; 0 if none */
 	int argc;
 	const char **argv;
 	char err[1024];
@@ -81,6 +83,12 @@ struct record {
 /* The records describing what already exists (kernel map, watched tasks):
  * to the file in normal mode, to the tracking log when one is kept. */
 int record__synthesize(struct record *rec);	/* 0 or -errno, said */
+/* The kernel's map, for record__synthesize, read before tracking starts:
+ * /proc/kallsyms takes long on a busy machine, and where the tracking
+ * event samples too (-p, -t) its rings would fill meanwhile with nobody
+ * to empty them. The map does not change while perf runs. 0 or -errno,
+ * said. */
+int record__read_kernel_map(struct record *rec);
 /* Normal mode: creates the output file and writes prelude (the records
  * that make it stand alone); a size trigger counts what comes after.
  * 0 or -errno, reported. */

@@ -28,7 +28,8 @@ spun() { [ "$(ticks "$1")" -ge "$2" ]; }
 # 1. A workload whose binary's name holds a newline and a fake dump
 # announcement (a memfd) runs and exits while the recorder is stopped:
 # its binary is gone before the recorder reads its MMAP2, so the
-# build-id cache's closing line names it. The output gets the name
+# build-id cache's closing line (-v: whatever its share of the samples)
+# names it. The output gets the name
 # escaped, and signal reports the dump the recorder says on the ack fifo,
 # not the fake one.
 cat > memfd_spin.py <<'EOF'
@@ -38,7 +39,7 @@ with open(sys.argv[1], "rb") as f:
     os.write(fd, f.read())
 os.execve("/proc/self/fd/%d" % fd, ["perf", "test", "-w", "spin", sys.argv[2]], os.environ)
 EOF
-start_session fake "--overwrite --switch-output -a -e cpu-clock -F 999 -m 1M"
+start_session fake "--overwrite --switch-output -a -e cpu-clock -F 999 -m 1M -v"
 spid=$(session_pid fake)
 kill -STOP "$spid"
 # its name comes raw from the kernel, not escaped as /proc/PID/maps does

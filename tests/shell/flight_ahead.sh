@@ -59,7 +59,7 @@ for i in 1 2 3; do
 done
 wait $work
 kill -INT $rec
-wait $rec || fail "record exit status $?: $(cat rec.err)"
+wait_stopped $rec INT || fail "record exit status $STOPPED_STATUS: $(cat rec.err)"
 [ "$(ls ah.data.* | wc -l)" -ge 3 ] || fail "$(ls ah.data.* | wc -l) dumps: $(cat rec.err)"
 for f in ah.data.*; do
 	stock_reads_clean "$f"
@@ -81,7 +81,7 @@ if chrt -f 1 true 2>/dev/null; then
 	kill -USR2 $rec
 	wait_line rt.err 'dump rt\.data\.[0-9]*: '
 	kill -INT $rec
-	wait $rec || fail "record -r 1 exit status $?: $(cat rt.err)"
+	wait_stopped $rec INT || fail "record -r 1 exit status $STOPPED_STATUS: $(cat rt.err)"
 	grep 'dump rt\.data' rt.err | head -1 | grep -q 'no pages made ahead at -r \]' ||
 		fail "at -r: $(grep 'dump rt' rt.err)"
 	log "at -r: no pages made ahead, and the dump says so"

@@ -107,7 +107,7 @@ rm small/filler
 kill -USR2 $rec
 wait_line disk.err "Dump small/d.data"
 kill -INT $rec
-wait $rec || fail "full-disk record exit status $?"
+wait_stopped $rec INT || fail "full-disk record exit status $STOPPED_STATUS"
 n=$(ls small/d.data.* 2>/dev/null | wc -l)
 [ "$n" -eq 2 ] || fail "after the disk had room again: $n dumps, want 2 ($(cat disk.err))"
 for f in small/d.data.*; do stock_reads_clean "$f"; done

@@ -47,7 +47,7 @@ run() {	# WINDOW
 	kill -USR2 $rec
 	wait_line $1.err "Dump $1.data"
 	kill -INT $rec
-	wait $rec || fail "record exit status $?: $(cat $1.err)"
+	wait_stopped $rec INT || fail "record exit status $STOPPED_STATUS: $(cat $1.err)"
 	dump=$(ls $1.data.* | head -1)
 	[ -n "$dump" ] || fail "no dump: $(cat $1.err)"
 	stock_reads_clean "$dump"

@@ -31,7 +31,7 @@ done
 kill $work
 wait $work
 kill -INT $rec
-wait $rec || fail "record exit status $?: $(cat rec.err)"
+wait_stopped $rec INT || fail "record exit status $STOPPED_STATUS: $(cat rec.err)"
 grep -q '~0 overwritten before a dump' rec.err || fail "a ring wrapped: $(grep dumps, rec.err)"
 # the capture reads the rings in place: it takes no time for 16M rings
 grep -Eq 'capture [0-9]+ rings' rec.err || fail "no capture line: $(cat rec.err)"

@@ -63,7 +63,7 @@ kill -USR2 $rec
 wait_line hold.err "Dump hold.data"
 kill -INT $rec
 wait_gone $rec "SIGINT after the dump"
-wait $rec || fail "record exit status $?: $(cat hold.err)"
+wait_stopped $rec INT || fail "record exit status $STOPPED_STATUS: $(cat hold.err)"
 dump=$(ls hold.data.* | head -1)
 [ -n "$dump" ] || fail "no dump: $(cat hold.err)"
 

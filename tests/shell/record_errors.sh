@@ -33,7 +33,7 @@ expect_error 1 "pid '2147483000': No such process" -- record -o x.data -p 214748
 expect_error 1 "tid '2147483000': No such process" -- record -o x.data -t 2147483000
 expect_error 1 "cannot create output file /nonexistent-dir/x.data: No such file or directory" -- \
 	record -o /nonexistent-dir/x.data -- true
-expect_error 1 "Failed to exec '/nonexistent-program': No such file or directory" -- \
+expect_error 255 "Failed to exec '/nonexistent-program': No such file or directory" -- \
 	record -o x.data -- /nonexistent-program
 expect_error 129 "unknown option \`bogus'" -- record --bogus -- true
 [ -e x.data ] && fail "a failed record left x.data"

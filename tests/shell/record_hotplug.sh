@@ -56,7 +56,7 @@ wait_ready $rec
 cycle_cpu1 n.err
 spin_cpu1 hp_after 50
 kill -INT $rec
-wait $rec || fail "record exit status $?: $(cat n.err)"
+wait_stopped $rec INT || fail "record exit status $STOPPED_STATUS: $(cat n.err)"
 stock_reads_clean n.data
 n=$(samples_cpu1 n.data hp_after)
 log "normal: $n samples of hp_after on cpu 1"
@@ -79,7 +79,7 @@ kill -USR2 $rec
 wait_line fr.err 'Dump fr.data'
 spin_cpu1 hp_later 50
 kill -INT $rec
-wait $rec || fail "record exit status $?: $(cat fr.err)"
+wait_stopped $rec INT || fail "record exit status $STOPPED_STATUS: $(cat fr.err)"
 dumps=(fr.data.*)
 [ ${#dumps[@]} = 2 ] || fail "dumps: ${dumps[*]}: $(cat fr.err)"
 for f in "${dumps[@]}"; do stock_reads_clean "$f"; done

@@ -114,7 +114,7 @@ rec_p() {	# OUT ARGS...: record -p $spin until SIGINT (-o -: into OUT.stream)
 	wait_ready $r
 	wait_cpu $spin 0.1	# samples to attribute, however busy the machine
 	kill -INT $r
-	wait $r || fail "record $*: exit $?: $(cat "$out.err")"
+	wait_stopped $r INT || fail "record $*: exit $STOPPED_STATUS: $(cat "$out.err")"
 }
 # the stock's record dump: "OFFSET TYPE..." in decimal, in file order
 dump() {

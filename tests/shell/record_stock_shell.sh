@@ -1,5 +1,5 @@
 #!/bin/bash
-# the stock perf's own shell tests pipe_test.sh and record.sh (instructions:u -> task-clock:u every 10 us), with perf record routed to this perf and every other subcommand to the stock perf
+# the stock perf's own shell tests pipe_test.sh and record.sh (instructions:u -> task-clock:u every 10 us; its register capture also on cpu-clock), with perf record routed to this perf and every other subcommand to the stock perf
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 cd "$TMP" || exit 1
@@ -63,6 +63,22 @@ else
 	else
 		verdict record.sh "FAIL (exit $rc)"
 		failed="$failed${failed:+; }record.sh exit $rc: $(tr '\n' ' ' < record.sh.out | head -c 400)"
+	fi
+fi
+# record.sh again with its register capture on cpu-clock, which needs no
+# Intel PMU (-o - | perf script -F ip,sym,iregs): all of it must pass
+sed -e "s/perf list | egrep -q 'br_inst_retired.near_call'/true/" \
+    -e 's/br_inst_retired.near_call:p/cpu-clock/' record.sh > record_regs.sh
+chmod +x record_regs.sh
+grep -q 'cpu-clock' record_regs.sh || fail "$record_src: no br_inst_retired.near_call:p to replace"
+if [ -z "$skipped" ]; then
+	run record_regs.sh
+	rc=$?
+	if [ $rc = 0 ] && grep -q '^Register capture test \[Success\]$' record_regs.sh.out; then
+		verdict "record.sh (register capture on cpu-clock)" PASS
+	else
+		verdict "record.sh (register capture on cpu-clock)" "FAIL (exit $rc)"
+		failed="$failed${failed:+; }record.sh on cpu-clock exit $rc: $(tr '\n' ' ' < record_regs.sh.out | head -c 400)"
 	fi
 fi
 [ -z "$failed" ] || fail "$failed"

@@ -25,7 +25,7 @@ BG_PIDS+=($rec)
 wait_ready $rec
 wait_cpu $spin 0.5	# samples of it, however busy the machine
 kill -INT $rec
-wait $rec || fail "record -p exit status $?"
+wait_stopped $rec INT || fail "record -p exit status $STOPPED_STATUS"
 stock_reads_clean pid.data
 top=$("$STOCK" report -i pid.data --stdio --sort comm,sym 2>/dev/null | grep -v '^#' | grep . | head -1)
 log "top: $top"
@@ -38,7 +38,7 @@ BG_PIDS+=($rec)
 wait_ready $rec
 wait_cpu $spin 0.3	# its samples come with its CPU time
 kill -TERM $rec
-wait $rec || fail "record -t exit status $?"
+wait_stopped $rec TERM || fail "record -t exit status $STOPPED_STATUS"
 stock_reads_clean tid.data
 n=$("$STOCK" script -i tid.data -F tid 2>/dev/null | awk -v t=$spin '$1 == t' | wc -l)
 [ "$n" -gt 100 ] || fail "-t: $n samples of tid $spin"

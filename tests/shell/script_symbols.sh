@@ -51,7 +51,7 @@ kill -USR2 $rec
 wait_line fr.err "Dump fr.data"
 kill -INT $rec
 wait_gone $rec "SIGINT after the dump"
-wait $rec || fail "record -a exit status $?: $(cat fr.err)"
+wait_stopped $rec INT || fail "record -a exit status $STOPPED_STATUS: $(cat fr.err)"
 FR=$(ls fr.data.* | head -1)
 
 # same TAG FILE FIELDS [OPTS]: both perfs print the same lines; ours says

@@ -114,6 +114,16 @@ wait_gone() {
 	fail "$2: the recorder did not end within 5 s"
 }
 
+# Waits for recorder PID that signal SIG (INT, TERM, HUP) stopped: like the
+# stock perf it must die of SIG (a shell reads 128+N) once its file is
+# complete. 1 with the status it had in STOPPED_STATUS otherwise.
+wait_stopped() {	# PID SIG
+	local st=0
+	wait "$1" || st=$?
+	STOPPED_STATUS=$st
+	[ "$st" = $((128 + $(kill -l "$2"))) ]
+}
+
 # Waits until FILE has a line matching the grep PATTERN.
 wait_line() {
 	wait_until "no line '$2' in $1" grep -q -- "$2" "$1"
