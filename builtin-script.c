@@ -11,7 +11,7 @@ static const char *const script_usage[] = {
 
 int cmd_script(int argc, const char **argv)
 {
-	struct script_opts o = { .input = "perf.data", .out = stdout, .msg = stderr };
+	struct script_opts o = { .out = stdout, .msg = stderr };
 	const struct option options[] = {
 		OPT_STR('i', "input", &o.input, "file", "input file name"),
 		OPT_BOOL(0, "show-task-events", &o.show_task, "show the fork/comm/exit events"),
