@@ -28,6 +28,11 @@
 #define ID_FIELDS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 	PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
+/* No perf session has this many events; a stream may add no more. */
+#define READER_MAX_STREAM_EVENTS 4096
+#define READER_STR_(x) #x
+#define READER_STR(x) READER_STR_(x)
+
 static int in_file(const struct perf_reader *r, u64 off, u64 size)
 {
 	return off <= r->size && size <= r->size - off;
@@ -370,9 +375,15 @@ static int reader__index_ids(struct perf_reader *r, const char *path, char *err,
 int reader__add_attr(struct perf_reader *r, const void *attr, u32 asz, const void *ids,
 		     u64 nr_ids, char *err, size_t errsz)
 {
-	struct reader_evsel *n = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*n)), *e;
+	struct reader_evsel *n, *e;
 	int ret;
 
+	/* each one hashes every id again: a stream of lies must not make
+	 * that quadratic in its length */
+	if (r->nr_evsels >= READER_MAX_STREAM_EVENTS)
+		return fail(err, errsz, r->path, "more than " READER_STR(READER_MAX_STREAM_EVENTS)
+			    " events (HEADER_ATTR records)");
+	n = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*n));
 	if (!n)
 		return fail(err, errsz, r->path, strerror(ENOMEM));
 	r->evsels = n;
@@ -890,11 +901,23 @@ u64 reader__record_time(const struct perf_reader *r, const struct perf_event_hea
 {
 	const struct reader_evsel *e;
 	struct sample_id sid;
-	struct sample s;
+	struct sample s = { 0 };
+	u64 t, at, time;
 
-	/* a sample of a hostile file is parsed whole, not read at an offset */
-	if (h->type == PERF_RECORD_SAMPLE)
-		return reader__parse_sample(r, h, &s) ? 0 : s.time;
+	/* the fields before a sample's TIME have fixed sizes: its place is
+	 * known without decoding the rest, which is checked when the sample
+	 * is decoded to be printed (a bad one is refused then) */
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (sample__find_evsel(r, h, &s))
+			return 0;
+		t = s.evsel->attr.sample_type;
+		at = sizeof(*h) + sizeof(u64) * __builtin_popcountll(t & (PERF_SAMPLE_IDENTIFIER |
+			PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+		if (!(t & PERF_SAMPLE_TIME) || h->size < at + sizeof(time))
+			return 0;
+		memcpy(&time, (const char *)h + at, sizeof(time));
+		return time;
+	}
 	if (h->type >= PERF_RECORD_MAX)
 		return 0;
 	return reader__parse_id(r, h, &sid, &e) < 0 ? 0 : sid.time;

@@ -93,7 +93,8 @@ static int queue__flush(struct queue *qu, u64 limit)
 		rc = queue__print(qu, qu->q[i].h, qu->q[i].off);
 	for (i = 0; i < n; i++)
 		queue__release(qu, qu->q[i].blk);
-	memmove(qu->q, qu->q + n, (qu->nr - n) * sizeof(*qu->q));
+	if (n && n < qu->nr)
+		memmove(qu->q, qu->q + n, (qu->nr - n) * sizeof(*qu->q));
 	qu->nr -= n;
 	return rc;
 }
