@@ -36,8 +36,8 @@ struct qblock {
 
 struct queue {
 	struct script *s;
-	struct queued *q;
-	size_t nr, cap;
+	struct queued *q, *tmp;	/* tmp: room to merge into, tmp_cap long */
+	size_t nr, cap, tmp_cap;
 	u64 seq;
 	u64 max_time;	/* the newest time read */
 	u64 next_flush;	/* what the next FINISHED_ROUND lets go */
@@ -49,13 +49,69 @@ struct queue {
 	u64 aux_bytes;	/* AUXTRACE's data, skipped */
 };
 
-static int cmp_queued(const void *a, const void *b)
+static inline int before(const struct queued *x, const struct queued *y)
 {
-	const struct queued *x = a, *y = b;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Where the run of records in order from i ends. */
+static size_t run_end(const struct queued *a, size_t i, size_t n)
+{
+	while (i + 1 < n && !before(&a[i + 1], &a[i]))
+		i++;
+	return i + 1;
+}
+
+static void merge(const struct queued *x, size_t nx, const struct queued *y, size_t ny,
+		  struct queued *out)
+{
+	while (nx && ny) {
+		if (before(y, x)) {
+			*out++ = *y++;
+			ny--;
+		} else {
+			*out++ = *x++;
+			nx--;
+		}
+	}
+	memcpy(out, nx ? x : y, (nx ? nx : ny) * sizeof(*out));
+}
+
+/* The held records in time order, file order breaking ties. They are a
+ * few runs in order already (each ring's records come in time order;
+ * what the last flush left is in order), so runs are merged pairwise:
+ * time in the number of records times the log of the number of runs.
+ * 0 or -ENOMEM. */
+static int queue__sort(struct queue *qu)
+{
+	size_t n = qu->nr;
+
+	if (n < 2 || run_end(qu->q, 0, n) == n)
+		return 0;
+	if (qu->tmp_cap < qu->cap) {
+		struct queued *t = realloc(qu->tmp, qu->cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		qu->tmp = t;
+		qu->tmp_cap = qu->cap;
+	}
+	for (size_t runs = 0; runs != 1;) {
+		struct queued *a = qu->q, *t = qu->tmp;
+		size_t cap = qu->cap;
+
+		runs = 0;
+		for (size_t i = 0, mid, end; i < n; i = end, runs++) {
+			mid = run_end(a, i, n);
+			end = mid < n ? run_end(a, mid, n) : n;
+			merge(a + i, mid - i, a + mid, end - mid, t + i);
+		}
+		qu->q = t;
+		qu->tmp = a;
+		qu->cap = qu->tmp_cap;
+		qu->tmp_cap = cap;
+	}
+	return 0;
 }
 
 static void report_bad_record(struct script *s, const struct perf_event_header *h, u64 off,
@@ -83,10 +139,10 @@ static void queue__release(struct queue *qu, struct qblock *blk)
 static int queue__flush(struct queue *qu, u64 limit)
 {
 	size_t n = 0, i;
-	int rc = 0;
+	int rc = queue__sort(qu);
 
-	if (qu->nr)	/* qsort() must not see the NULL of an empty queue */
-		qsort(qu->q, qu->nr, sizeof(*qu->q), cmp_queued);
+	if (rc)
+		return rc;
 	while (n < qu->nr && qu->q[n].time <= limit)
 		n++;
 	for (i = 0; i < n && !rc; i++)
@@ -136,6 +192,7 @@ static void queue__exit(struct queue *qu)
 		queue__release(qu, qu->q[i].blk);
 	free(qu->cur);
 	free(qu->q);
+	free(qu->tmp);
 }
 
 /* What perf 6.1 knows: the kernel's types to AUX_OUTPUT_HW_ID and its own
