@@ -141,8 +141,8 @@ int reader__parse_id(const struct perf_reader *r, const struct perf_event_header
 /* The time of any record (sample or sample_id trailer), 0 if it has none. */
 u64 reader__record_time(const struct perf_reader *r, const struct perf_event_header *h);
 
-/* A feature's body (reader__open() checked it; of a stream, the last
- * HEADER_FEATURE record's), or NULL if absent. */
+/* A feature's body (reader__open() checked it; of a stream, the first
+ * HEADER_FEATURE record's, which stays where it is), or NULL if absent. */
 const void *reader__feature(const struct perf_reader *r, int feat, u64 *size);
 
 #endif

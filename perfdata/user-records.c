@@ -117,7 +117,9 @@ static int user__feature(struct user_rec *u)
 		u->bad = "malformed feature";
 		return -EINVAL;
 	}
-	r->feats[feat].len = 0;
+	/* the first stays: what reader__feature() gave must not move */
+	if (feature__isset(r->hdr.adds_features, feat))
+		return 0;
 	buf__add(&r->feats[feat], u->body + sizeof(feat), u->len - sizeof(feat));
 	if (r->feats[feat].err)
 		return -ENOMEM;
