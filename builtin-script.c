@@ -70,7 +70,7 @@ static int no_scripting(const char *script)
 
 int cmd_script(int argc, const char **argv)
 {
-	struct script_opts o = { .input = "perf.data", .out = stdout, .msg = stderr };
+	struct script_opts o = { .out = stdout, .msg = stderr };
 	struct field_args fa = { .o = &o };
 	const char *script = NULL, *ignored = NULL;
 	int list = 0, verbose = 0, force = 0, demangle = 1, full_source_path = 0;

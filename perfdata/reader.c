@@ -1,6 +1,9 @@
-/* perf.data as hostile input: the file read into memory, every section and
- * record checked before use, samples decoded by their event's layout. */
+/* perf.data as hostile input: a file's header, attrs, ids and features
+ * read and checked whole, its records through a window (records.c), a
+ * stream's header records as they come; samples decoded by their event's
+ * layout. */
 #include "perfdata/reader.h"
+#include "perfdata/reader-internal.h"
 #include "perfdata/header-internal.h"
 #include "perfdata/compress.h"
 #include "util/event.h"
@@ -25,9 +28,25 @@
 #define ID_FIELDS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 	PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
+/* No perf session has this many events; a stream may add no more. */
+#define READER_MAX_STREAM_EVENTS 4096
+#define READER_STR_(x) #x
+#define READER_STR(x) READER_STR_(x)
+
 static int in_file(const struct perf_reader *r, u64 off, u64 size)
 {
 	return off <= r->size && size <= r->size - off;
+}
+
+const char *reader__at(const struct perf_reader *r, u64 off, u64 size)
+{
+	u64 start = r->hdr.data.offset, end = start + r->hdr.data.size;
+
+	if (r->head && off <= start && size <= start - off)
+		return r->head + off;
+	if (r->tail && off >= end && in_file(r, off, size))
+		return r->tail + (off - end);
+	return NULL;
 }
 
 /* Where feature feat's {offset,size} is: the table follows the data. */
@@ -44,12 +63,16 @@ const void *reader__feature(const struct perf_reader *r, int feat, u64 *size)
 {
 	struct perf_file_section sec;
 
-	/* reader__open() checked every section: in the file, after the table */
-	if (!feature__isset(r->hdr.adds_features, feat))
+	if (feat < 0 || feat >= HEADER_FEAT_BITS || !feature__isset(r->hdr.adds_features, feat))
 		return NULL;
-	memcpy(&sec, r->map + feature_entry(r, feat), sizeof(sec));
+	if (r->pipe) {
+		*size = r->feats[feat].len;
+		return r->feats[feat].p ? r->feats[feat].p : (const void *)r->feats;
+	}
+	/* reader__open() checked every section: in the file, after the table */
+	memcpy(&sec, reader__at(r, feature_entry(r, feat), sizeof(sec)), sizeof(sec));
 	*size = sec.size;
-	return r->map + sec.offset;
+	return reader__at(r, sec.offset, sec.size);
 }
 
 /* The table and every section it lists inside the file, the sections after
@@ -62,20 +85,22 @@ static int features_ok(const struct perf_reader *r)
 	u64 table_end = feature_entry(r, HEADER_FEAT_BITS);
 	u32 nr_cpus = 0;	/* NRCPUS's available CPUs: its bit comes first */
 
-	if (!in_file(r, r->hdr.data.offset + r->hdr.data.size,
-		     table_end - r->hdr.data.offset - r->hdr.data.size))
+	if (!reader__at(r, r->hdr.data.offset + r->hdr.data.size,
+			table_end - r->hdr.data.offset - r->hdr.data.size))
 		return 0;
 	for (int f = 0; f < HEADER_FEAT_BITS; f++) {
 		struct perf_file_section sec;
+		const char *body;
 
 		if (!feature__isset(r->hdr.adds_features, f))
 			continue;
-		memcpy(&sec, r->map + feature_entry(r, f), sizeof(sec));
-		if (!in_file(r, sec.offset, sec.size) || sec.offset < table_end ||
-		    header__check_feature(f, r->map + sec.offset, sec.size, nr_cpus))
+		memcpy(&sec, reader__at(r, feature_entry(r, f), sizeof(sec)), sizeof(sec));
+		body = reader__at(r, sec.offset, sec.size);
+		if (!body || sec.offset < table_end ||
+		    header__check_feature(f, body, sec.size, nr_cpus))
 			return 0;
 		if (f == HEADER_NRCPUS && sec.size >= sizeof(nr_cpus))
-			memcpy(&nr_cpus, r->map + sec.offset, sizeof(nr_cpus));
+			memcpy(&nr_cpus, body, sizeof(nr_cpus));
 	}
 	return 1;
 }
@@ -144,10 +169,12 @@ static char *default_name(const struct perf_reader *r, const struct perf_event_a
  * (one per event, cpu and thread) and as many samples. An id that two
  * events claim is a lie in the ids sections (the kernel gives every event
  * its own): the stock perf then reads that id's samples with the last
- * claimant's layout and refuses the file, and so do we. 0, -ENOMEM, or
+ * claimant's layout and refuses the file, and so do we. Built again
+ * whole when a stream adds an event (the events move). 0, -ENOMEM, or
  * -EEXIST with the id and events in *dup. */
 static int reader__hash_ids(struct perf_reader *r, u64 dup[3])
 {
+	id_hash__exit(&r->ids);
 	for (int i = 0; i < r->nr_evsels; i++) {
 		for (u64 k = 0; k < r->evsels[i].nr_ids; k++) {
 			u64 id = r->evsels[i].ids[k];
@@ -229,83 +256,72 @@ static int reader__check_attr(struct perf_reader *r, struct reader_evsel *e, con
 	return 0;
 }
 
-/* The file, read whole into memory: a regular file at least a header
- * long. Read, not mapped: a mapped file that someone truncates while it
- * is read (a recorder that rotates it, a user) kills the reader with
- * SIGBUS at whatever access comes next, in any layer that holds a record;
- * a copy cannot shrink, and a file that shrinks while it is copied is a
- * short read, said here. */
-static int reader__load(struct perf_reader *r, const char *path, char *err, size_t errsz)
+/* All of len bytes at off, or a line saying why not. */
+static int pread_all(int fd, char *p, u64 len, u64 off, const char *path, u64 size,
+		     char *err, size_t errsz)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
-	struct stat st;
-	char *p;
-
-	if (fd < 0 || fstat(fd, &st)) {
-		ret = -errno;
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	r->size = st.st_size;
-	if (!S_ISREG(st.st_mode))
-		ret = fail(err, errsz, path, "not a regular file");
-	else if (r->size < sizeof(r->hdr))
-		ret = fail(err, errsz, path, r->size ? "truncated header" : "file is empty");
-	else if (!(p = malloc(r->size)))
-		ret = fail(err, errsz, path, strerror(ENOMEM));
-	if (ret)
-		goto out;
-	r->map = p;
-	for (size_t got = 0; got < r->size;) {
-		ssize_t n = pread(fd, p + got, r->size - got, got);
+	for (u64 got = 0; got < len;) {
+		ssize_t n = pread(fd, p + got, MIN(len - got, (u64)1 << 30), off + got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			ret = n ? -errno : -EINVAL;
-			snprintf(err, errsz, "%s: %s at offset %#zx of its %zu bytes%s", path,
-				 n ? strerror(errno) : "file truncated while being read", got, r->size,
+			snprintf(err, errsz, "%s: %s at offset %#llx of its %llu bytes%s", path,
+				 n ? strerror(errno) : "file truncated while being read",
+				 (unsigned long long)(off + got), (unsigned long long)size,
 				 n ? "" : " (someone is writing it?)");
-			break;
+			return n ? -errno : -EINVAL;
 		}
 		got += n;
 	}
-out:
-	if (fd >= 0)
-		close(fd);
-	return ret;
+	return 0;
 }
 
-/* The header's magic and sizes, and every section it names inside the
- * file: attrs, data, the feature table and the features. */
-static int reader__check_header(struct perf_reader *r, const char *path, char *err, size_t errsz)
+/* The header's magic and sizes, and that the data section is in the file. */
+static int reader__check_sizes(struct perf_reader *r, const char *path, char *err,
+			       size_t errsz)
 {
-	u64 attr_sz;
+	u64 attr_sz = r->hdr.attr_size;
 
-	memcpy(&r->hdr, r->map, sizeof(r->hdr));
-	if (r->hdr.magic == __builtin_bswap64(PERF_MAGIC))
-		return fail(err, errsz, path, "big-endian perf.data files are not supported");
-	if (r->hdr.magic != PERF_MAGIC)
-		return fail(err, errsz, path, "not a perf.data file (bad magic)");
-	if (r->hdr.size != sizeof(r->hdr))
-		return fail(err, errsz, path, "unsupported header size");
-	attr_sz = r->hdr.attr_size;
 	if (attr_sz < PERF_ATTR_SIZE_VER0 + sizeof(struct perf_file_section) || attr_sz > 4096 ||
 	    attr_sz % 8)
 		return fail(err, errsz, path, "bad attr size");
-	if (!in_file(r, r->hdr.attrs.offset, r->hdr.attrs.size) || r->hdr.attrs.size % attr_sz ||
-	    r->hdr.attrs.size == 0 || r->hdr.attrs.offset < sizeof(r->hdr))
-		return fail(err, errsz, path, "attrs section out of bounds");
 	if (!in_file(r, r->hdr.data.offset, r->hdr.data.size) || r->hdr.data.offset < sizeof(r->hdr))
 		return fail(err, errsz, path, "data section out of bounds (truncated file?)");
 	if (r->hdr.data.offset % 8)
 		return fail(err, errsz, path, "misaligned data section");
+	return 0;
+}
+
+/* What is before and after the data section, read whole (header, attrs,
+ * ids, features: small next to the records), then every section it
+ * names checked to be in it. Read, not mapped: a mapped file that
+ * someone truncates while it is read kills the reader with SIGBUS. */
+static int reader__load_meta(struct perf_reader *r, const char *path, char *err,
+			     size_t errsz)
+{
+	u64 end = r->hdr.data.offset + r->hdr.data.size;
+	int ret;
+
+	r->head = malloc(r->hdr.data.offset);
+	r->tail = malloc(r->size - end + 1);
+	if (!r->head || !r->tail)
+		return fail(err, errsz, path, strerror(ENOMEM));
+	ret = pread_all(r->fd, r->head, r->hdr.data.offset, 0, path, r->size, err, errsz);
+	if (!ret)
+		ret = pread_all(r->fd, r->tail, r->size - end, end, path, r->size, err, errsz);
+	if (ret)
+		return ret;
+	if (!reader__at(r, r->hdr.attrs.offset, r->hdr.attrs.size) ||
+	    r->hdr.attrs.size % r->hdr.attr_size || r->hdr.attrs.size == 0 ||
+	    r->hdr.attrs.offset < sizeof(r->hdr))
+		return fail(err, errsz, path, "attrs section out of bounds");
 	if (!features_ok(r))
 		return fail(err, errsz, path, "feature section out of bounds or inconsistent (truncated file?)");
 	return 0;
 }
 
-/* Each file attr (reader__check_header() checked its size) into an evsel,
+/* Each file attr (reader__check_sizes() checked its size) into an evsel,
  * with its ids, every layout checked. */
 static int reader__read_attrs(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
@@ -317,7 +333,7 @@ static int reader__read_attrs(struct perf_reader *r, const char *path, char *err
 		return fail(err, errsz, path, strerror(ENOMEM));
 	r->nr_evsels = nr;
 	for (u64 i = 0; i < nr; i++) {
-		const char *fa = r->map + r->hdr.attrs.offset + i * attr_sz;
+		const char *fa = reader__at(r, r->hdr.attrs.offset + i * attr_sz, attr_sz);
 		struct reader_evsel *e = &r->evsels[i];
 		struct perf_file_section ids;
 		u32 asz;
@@ -327,9 +343,9 @@ static int reader__read_attrs(struct perf_reader *r, const char *path, char *err
 			return fail(err, errsz, path, "bad attr.size");
 		memcpy(&e->attr, fa, MIN(asz, sizeof(e->attr)));
 		memcpy(&ids, fa + attr_sz - sizeof(ids), sizeof(ids));
-		if (!in_file(r, ids.offset, ids.size) || ids.size % 8 || ids.offset % 8)
+		e->ids = (const u64 *)reader__at(r, ids.offset, ids.size);
+		if (!e->ids || ids.size % 8 || ids.offset % 8)
 			return fail(err, errsz, path, "event ids out of bounds");
-		e->ids = (const u64 *)(r->map + ids.offset);
 		e->nr_ids = ids.size / 8;
 		ret = reader__check_attr(r, e, path, err, errsz);
 		if (ret)
@@ -356,50 +372,170 @@ static int reader__index_ids(struct perf_reader *r, const char *path, char *err,
 	return 0;
 }
 
-/* The tracepoints' formats, from TRACING_DATA. */
-static int reader__read_tracing_data(struct perf_reader *r, const char *path, char *err,
-				     size_t errsz)
+int reader__add_attr(struct perf_reader *r, const void *attr, u32 asz, const void *ids,
+		     u64 nr_ids, char *err, size_t errsz)
 {
-	struct id_hash described = { 0 };
-	u64 tsize;
-	const void *td = reader__feature(r, HEADER_TRACING_DATA, &tsize);
+	struct reader_evsel *n, *e;
+	int ret;
 
-	if (!td) {
-		/* the stock perf refuses tracepoint samples it has no format for */
-		for (int i = 0; i < r->nr_evsels; i++)
-			if (r->evsels[i].attr.type == PERF_TYPE_TRACEPOINT)
-				return fail(err, errsz, path, "tracepoint events but no "
-					    "TRACING_DATA section");
+	/* each one hashes every id again: a stream of lies must not make
+	 * that quadratic in its length */
+	if (r->nr_evsels >= READER_MAX_STREAM_EVENTS)
+		return fail(err, errsz, r->path, "more than " READER_STR(READER_MAX_STREAM_EVENTS)
+			    " events (HEADER_ATTR records)");
+	n = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*n));
+	if (!n)
+		return fail(err, errsz, r->path, strerror(ENOMEM));
+	r->evsels = n;
+	e = &n[r->nr_evsels++];
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->attr, attr, MIN((size_t)asz, sizeof(e->attr)));
+	e->attr.size = MIN((size_t)asz, sizeof(e->attr));
+	e->own_ids = malloc(nr_ids * sizeof(u64) + 1);
+	if (!e->own_ids)
+		return fail(err, errsz, r->path, strerror(ENOMEM));
+	memcpy(e->own_ids, ids, nr_ids * sizeof(u64));
+	e->ids = e->own_ids;
+	e->nr_ids = nr_ids;
+	ret = reader__check_attr(r, e, r->path, err, errsz);
+	if (!ret)
+		ret = reader__index_ids(r, r->path, err, errsz);
+	/* named when the stream's header records end, or now if they have */
+	if (!ret && r->named && !(e->name = default_name(r, &e->attr)))
+		ret = fail(err, errsz, r->path, strerror(ENOMEM));
+	return ret;
+}
+
+int reader__set_tracing_data(struct perf_reader *r, const void *td, u64 size, int padded)
+{
+	if (r->tep)	/* a stream may repeat it: the first one stays */
 		return 0;
+	r->tep = tp__parse_tracing_data(td, size, &r->described, &r->formats);
+	/* a stream's is padded to 8 bytes: its end is one of the last 8 */
+	for (u64 pad = 1; padded && !r->tep && pad < 8 && pad <= size; pad++) {
+		if (((const char *)td)[size - pad])
+			break;
+		id_hash__exit(&r->described);
+		r->tep = tp__parse_tracing_data(td, size - pad, &r->described, &r->formats);
 	}
-	r->tep = tp__parse_tracing_data(td, tsize, &described, &r->formats);
-	/* as the stock perf: a tracepoint the section does not describe at
-	 * all makes the file unreadable (one described by a format too
-	 * broken to use only loses its decoding) */
-	for (int i = 0; r->tep && i < r->nr_evsels; i++) {
+	return r->tep ? 0 : -EINVAL;
+}
+
+/* The tracepoints' formats, from TRACING_DATA (of a stream: its record):
+ * as the stock perf, a tracepoint event without it, or one the section
+ * does not describe at all, makes the file unreadable (one described by
+ * a format too broken to use only loses its decoding). */
+static int reader__check_tracing_data(struct perf_reader *r, char *err, size_t errsz)
+{
+	u64 tsize;
+	const void *td = r->pipe ? NULL : reader__feature(r, HEADER_TRACING_DATA, &tsize);
+
+	if (td && reader__set_tracing_data(r, td, tsize, 0))
+		return fail(err, errsz, r->path, "malformed TRACING_DATA section");
+	for (int i = 0; i < r->nr_evsels; i++) {
 		const struct perf_event_attr *a = &r->evsels[i].attr;
 
-		if (a->type == PERF_TYPE_TRACEPOINT && !id_hash__find(&described, a->config)) {
-			snprintf(err, errsz, "%s: cannot find event format for %llu", path,
+		if (a->type != PERF_TYPE_TRACEPOINT)
+			continue;
+		if (!r->tep)
+			return fail(err, errsz, r->path, "tracepoint events but no TRACING_DATA section");
+		if (!id_hash__find(&r->described, a->config)) {
+			snprintf(err, errsz, "%s: cannot find event format for %llu", r->path,
 				 (unsigned long long)a->config);
-			id_hash__exit(&described);
 			return -EINVAL;
 		}
 	}
-	id_hash__exit(&described);
-	if (!r->tep)
-		return fail(err, errsz, path, "malformed TRACING_DATA section");
 	return 0;
 }
 
 /* Every event's name: EVENT_DESC's, else one made from its attr. */
-static int reader__name_evsels(struct perf_reader *r, const char *path, char *err, size_t errsz)
+static int reader__name_evsels(struct perf_reader *r, char *err, size_t errsz)
 {
 	reader__read_names(r);
 	for (int i = 0; i < r->nr_evsels; i++)
 		if (!r->evsels[i].name && !(r->evsels[i].name = default_name(r, &r->evsels[i].attr)))
-			return fail(err, errsz, path, strerror(ENOMEM));
+			return fail(err, errsz, r->path, strerror(ENOMEM));
+	r->named = 1;
 	return 0;
+}
+
+/* A perf.data file's header (read, with its size, from the stream
+ * reader__open() started), then all but its records; its records are
+ * then read from where the data section starts. */
+static int reader__open_file(struct perf_reader *r, char *err, size_t errsz)
+{
+	const char *p;
+	size_t got;
+	int ret = stream__need(&r->src, sizeof(r->hdr), &p, &got);
+
+	if (ret == -ENODATA)
+		return fail(err, errsz, r->path, "truncated header");
+	if (ret)
+		return fail(err, errsz, r->path, strerror(-ret));
+	memcpy(&r->hdr, p, sizeof(r->hdr));
+	if (r->src.seq)
+		return fail(err, errsz, r->path, "a perf.data file on a pipe: only a stream "
+			    "(perf record -o -) can be read from one, a file with -i FILE");
+	ret = reader__check_sizes(r, r->path, err, errsz);
+	if (!ret)
+		ret = reader__load_meta(r, r->path, err, errsz);
+	if (!ret)
+		ret = reader__read_attrs(r, r->path, err, errsz);
+	if (!ret)
+		ret = reader__index_ids(r, r->path, err, errsz);
+	stream__exit(&r->src);
+	stream__init(&r->src, r->fd, 0, r->hdr.data.offset,
+		     r->hdr.data.offset + r->hdr.data.size);
+	return ret;
+}
+
+/* path's fd (standard input for "-"), and a stream on it from its start
+ * (a pipe: from where it stands). */
+static int reader__open_fd(struct perf_reader *r, const char *path, char *err, size_t errsz)
+{
+	struct stat st;
+	int seq;
+
+	r->path = path;
+	r->own_fd = strcmp(path, "-") != 0;
+	r->fd = r->own_fd ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (r->fd < 0 || fstat(r->fd, &st)) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	seq = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode);
+	if (!S_ISREG(st.st_mode) && !seq)
+		return fail(err, errsz, path, "not a regular file or a pipe");
+	r->size = seq ? 0 : st.st_size;
+	stream__init(&r->src, r->fd, seq, 0, seq ? ~0ULL : r->size);
+	return 0;
+}
+
+/* The magic and the header's size: a file's header, or a stream's. */
+static int reader__open_header(struct perf_reader *r, char *err, size_t errsz)
+{
+	const char *p;
+	size_t got = 0;
+	u64 v[2];
+	int ret = stream__need(&r->src, sizeof(v), &p, &got);
+
+	if (ret == -ENODATA)
+		return fail(err, errsz, r->path, got ? "truncated header" :
+			    r->src.seq ? "no data on the pipe" : "file is empty");
+	if (ret)
+		return fail(err, errsz, r->path, strerror(-ret));
+	memcpy(v, p, sizeof(v));
+	if (v[0] == __builtin_bswap64(PERF_MAGIC))
+		return fail(err, errsz, r->path, "big-endian perf.data files are not supported");
+	if (v[0] != PERF_MAGIC)
+		return fail(err, errsz, r->path, "not a perf.data file (bad magic)");
+	if (v[1] == sizeof(v)) {
+		r->pipe = 1;
+		return stream__skip(&r->src, sizeof(v));
+	}
+	if (v[1] != sizeof(r->hdr))
+		return fail(err, errsz, r->path, "unsupported header size");
+	return reader__open_file(r, err, errsz);
 }
 
 int reader__open(struct perf_reader *r, const char *path, char *err, size_t errsz)
@@ -407,17 +543,16 @@ int reader__open(struct perf_reader *r, const char *path, char *err, size_t errs
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = reader__load(r, path, err, errsz);
+	r->fd = -1;
+	ret = reader__open_fd(r, path, err, errsz);
 	if (!ret)
-		ret = reader__check_header(r, path, err, errsz);
+		ret = reader__open_header(r, err, errsz);
+	if (!ret && r->pipe)
+		ret = reader__open_stream(r, err, errsz);
 	if (!ret)
-		ret = reader__read_attrs(r, path, err, errsz);
+		ret = reader__check_tracing_data(r, err, errsz);
 	if (!ret)
-		ret = reader__index_ids(r, path, err, errsz);
-	if (!ret)
-		ret = reader__read_tracing_data(r, path, err, errsz);
-	if (!ret)
-		ret = reader__name_evsels(r, path, err, errsz);
+		ret = reader__name_evsels(r, err, errsz);
 	return ret;
 }
 
@@ -425,289 +560,27 @@ void reader__close(struct perf_reader *r)
 {
 	decompressor__delete(r->decomp);
 	buf__release(&r->comp_left);
-	for (size_t i = 0; i < r->nr_chunks; i++)
-		free(r->chunks[i].p);
-	free(r->chunks);
+	buf__release(&r->dec);
+	stream__exit(&r->src);
+	if (r->own_fd && r->fd >= 0)
+		close(r->fd);
 	id_hash__exit(&r->ids);
-	for (int i = 0; i < r->nr_evsels; i++)
+	id_hash__exit(&r->described);
+	for (int i = 0; i < r->nr_evsels; i++) {
 		free(r->evsels[i].name);
+		free(r->evsels[i].own_ids);
+	}
 	free(r->evsels);
+	for (int f = 0; r->feats && f < HEADER_FEAT_BITS; f++)
+		buf__release(&r->feats[f]);
+	free(r->feats);
 	if (r->tep)
 		tep_free(r->tep);
-	free((void *)r->map);
+	free(r->head);
+	free(r->tail);
+	free(r->align);
 	memset(r, 0, sizeof(*r));
-}
-
-/* A hostile COMPRESSED record could decompress to gigabytes: no honest
- * one stands for more than a ring, and no ring is this big. */
-#define COMP_MAX_CAP (256ULL << 20)
-/* Records decompressed are kept until the reader closes, so what a file
- * may decompress to in all is bounded too, by its size: a few kilobytes
- * of zstd can stand for gigabytes of records. perf's records compress
- * a few times, call chains and user stacks some hundred times (dwarf
- * stacks of a loop: 600); a bomb, thousands of times. */
-#define COMP_RATIO_MAX 2048
-#define COMP_FLOOR_MIB 64
-#define COMP_STR_(x) #x
-#define COMP_STR(x) COMP_STR_(x)
-
-/* Keeps b's bytes for the reader's lifetime (b is emptied). 0 or -ENOMEM. */
-static int reader__keep(struct perf_reader *r, struct buf *b, u64 off)
-{
-	struct reader_chunk *n = realloc(r->chunks, (r->nr_chunks + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	r->chunks = n;
-	n[r->nr_chunks++] = (struct reader_chunk){ b->p, b->len, off };
-	memset(b, 0, sizeof(*b));
-	return 0;
-}
-
-u64 reader__offset(const struct perf_reader *r, const struct perf_event_header *h)
-{
-	const char *p = (const char *)h;
-
-	for (size_t i = 0; i < r->nr_chunks; i++)
-		if (p >= r->chunks[i].p && p < r->chunks[i].p + r->chunks[i].len)
-			return r->chunks[i].off;
-	return p - r->map;
-}
-
-/* A {u32 len, bytes} string at *pos of a section of size bytes, as the
- * stock perf reads one: len bytes must be there (NUL or not). */
-static int string_fits(const char *p, u64 size, u64 *pos)
-{
-	u32 len;
-
-	if (size - *pos < 4)
-		return 0;
-	memcpy(&len, p + *pos, 4);
-	*pos += 4;
-	if (len > size - *pos)
-		return 0;
-	*pos += len;
-	return 1;
-}
-
-/* Would the stock perf read feature feat, of the kinds this perf writes?
- * (EVENT_DESC and BUILD_ID are left out: the stock ignores their errors.) */
-static int feature_reads(const struct perf_reader *r, int feat)
-{
-	u64 size, pos = 0;
-	const char *p = reader__feature(r, feat, &size);
-	u32 nr;
-
-	switch (feat) {
-	case HEADER_HOSTNAME: case HEADER_OSRELEASE: case HEADER_VERSION:
-	case HEADER_ARCH: case HEADER_CPUDESC: case HEADER_CPUID:
-		return string_fits(p, size, &pos);
-	case HEADER_NRCPUS: case HEADER_TOTAL_MEM: case HEADER_CLOCKID:
-		return size >= 8;
-	case HEADER_SAMPLE_TIME:
-		return size >= 16;
-	case HEADER_CMDLINE:
-	case HEADER_GROUP_DESC:	/* nr times {string, u32 leader, u32 members} */
-		if (size < 4)
-			return 0;
-		memcpy(&nr, p, 4);
-		pos = 4;
-		for (u32 i = 0; i < nr; i++) {
-			if (!string_fits(p, size, &pos))
-				return 0;
-			if (feat == HEADER_GROUP_DESC && (size - pos < 8 || !(pos += 8)))
-				return 0;
-		}
-		return 1;
-	}
-	return 1;
-}
-
-/* The first COMPRESSED record: the feature says how to read them, as the
- * stock perf needs it to (zstd, and the room a record decompresses into).
- * The stock perf stops reading features at the first it cannot read, and
- * then decompresses nothing: neither does this reader. */
-static int reader__start_decomp(struct perf_reader *r, u64 off, char *err, size_t errsz)
-{
-	u64 size;
-	const u32 *f = reader__feature(r, HEADER_COMPRESSED, &size);
-	u32 v[5];
-
-	for (int feat = 0; f && feat < HEADER_COMPRESSED; feat++) {
-		if (feature__isset(r->hdr.adds_features, feat) && !feature_reads(r, feat)) {
-			snprintf(err, errsz, "record at offset %#llx: COMPRESSED record, but feature "
-				 "%d is malformed and the stock perf reads none after it (COMPRESSED "
-				 "neither)", (unsigned long long)off, feat);
-			return -EINVAL;
-		}
-	}
-	if (!f || size < sizeof(v)) {
-		snprintf(err, errsz, "record at offset %#llx: COMPRESSED record, but no "
-			 "COMPRESSED feature saying how", (unsigned long long)off);
-		return -EINVAL;
-	}
-	memcpy(v, f, sizeof(v));
-	if (v[1] != PERF_COMP_ZSTD || !v[4]) {
-		snprintf(err, errsz, "record at offset %#llx: COMPRESSED feature: type %u, "
-			 "mmap_len %u: only zstd (1) with a mmap_len is known",
-			 (unsigned long long)off, v[1], v[4]);
-		return -EINVAL;
-	}
-	r->comp_max = MIN((u64)v[4], COMP_MAX_CAP);
-	r->comp_budget = ((u64)COMP_FLOOR_MIB << 20) +
-			 MIN(r->hdr.data.size, UINT64_MAX / 2 / COMP_RATIO_MAX) * COMP_RATIO_MAX;
-	r->decomp = decompressor__new();
-	return r->decomp ? 0 : -ENOMEM;
-}
-
-/* The stream's next piece, the body of the COMPRESSED record at off, onto
- * out: at most what one record may stand for, and within what the file
- * may decompress to in all. 0 or -errno (-EINVAL with *why). */
-static int reader__inflate(struct perf_reader *r, u64 off, u16 size, struct buf *out,
-			   const char **why)
-{
-	u64 max = MIN(r->comp_max, r->comp_budget);
-	size_t before = out->len;
-	int ret = decompressor__feed(r->decomp, r->map + off + sizeof(struct perf_event_header),
-				     size - sizeof(struct perf_event_header), max, out, why);
-
-	if (ret == -EINVAL && out->len - before > max && max < r->comp_max)
-		*why = "its records decompress past what the file may stand for in all ("
-		       COMP_STR(COMP_FLOOR_MIB) " MiB and " COMP_STR(COMP_RATIO_MAX)
-		       " times its data: a zstd bomb?)";
-	if (!ret)
-		r->comp_budget -= out->len - before;
-	return ret;
-}
-
-/* One COMPRESSED record at off: its records, after the part of one that
- * the previous record left, go to cb; a part at the end waits for the
- * next. */
-static int reader__decompress(struct perf_reader *r, u64 off, u16 size, reader_cb cb,
-			      void *arg, char *err, size_t errsz)
-{
-	struct buf out = { 0 };
-	const char *why = NULL;
-	size_t pos = 0, left = r->comp_left.len;
-	int ret = r->decomp ? 0 : reader__start_decomp(r, off, err, errsz);
-
-	if (ret)
-		return ret;
-	buf__add(&out, r->comp_left.p, left);
-	r->comp_left.len = 0;
-	ret = out.err ? out.err : reader__inflate(r, off, size, &out, &why);
-	if (!ret && out.len == left) {
-		why = "decompresses to nothing (a cut zstd frame?)";
-		ret = -EINVAL;
-	}
-	while (!ret && out.len - pos >= sizeof(struct perf_event_header)) {
-		struct perf_event_header h;
-
-		memcpy(&h, out.p + pos, sizeof(h));
-		if (h.size > out.len - pos)
-			break;	/* goes on in the next record */
-		if (!event__size_ok(h.size, out.len - pos) || h.type == PERF_RECORD_COMPRESSED) {
-			snprintf(err, errsz, "record at offset %#llx: its decompressed record at "
-				 "%#zx: bad %s %u", (unsigned long long)off, pos,
-				 h.type == PERF_RECORD_COMPRESSED ? "type" : "size",
-				 h.type == PERF_RECORD_COMPRESSED ? h.type : h.size);
-			buf__release(&out);
-			return -EINVAL;
-		}
-		pos += h.size;
-	}
-	if (!ret)
-		buf__add(&r->comp_left, out.p + pos, out.len - pos);
-	if (!ret && r->comp_left.err)
-		ret = r->comp_left.err;
-	if (ret) {
-		if (why)
-			snprintf(err, errsz, "record at offset %#llx: COMPRESSED: %s",
-				 (unsigned long long)off, why);
-		buf__release(&out);
-		return ret;
-	}
-	out.len = pos;
-	if (!pos) {
-		buf__release(&out);
-		return 0;
-	}
-	ret = reader__keep(r, &out, off);
-	if (ret) {
-		buf__release(&out);
-		return ret;
-	}
-	for (size_t at = 0; at < pos;) {
-		const struct perf_event_header *h = (const void *)(r->chunks[r->nr_chunks - 1].p + at);
-
-		ret = cb(r, h, off, arg);
-		if (ret)
-			return ret;
-		at += h->size;
-	}
-	return 0;
-}
-
-/* A record after a COMPRESSED one may start anywhere: callers get an
- * aligned copy. NULL on ENOMEM. */
-static const struct perf_event_header *reader__aligned(struct perf_reader *r, u64 off, u16 size)
-{
-	struct buf b = { 0 };
-
-	if (!(off % 8))
-		return (const void *)(r->map + off);
-	buf__add(&b, r->map + off, size);
-	if (b.err || reader__keep(r, &b, off)) {
-		buf__release(&b);
-		return NULL;
-	}
-	return (const void *)r->chunks[r->nr_chunks - 1].p;
-}
-
-int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, size_t errsz)
-{
-	u64 off = r->hdr.data.offset, end = off + r->hdr.data.size;
-
-	while (off < end) {
-		const struct perf_event_header *h;
-		struct perf_event_header hh;
-		int ret;
-
-		if (end - off < sizeof(*h)) {
-			snprintf(err, errsz, "record at offset %#llx: truncated header",
-				 (unsigned long long)off);
-			return -EINVAL;
-		}
-		memcpy(&hh, r->map + off, sizeof(hh));
-		/* a COMPRESSED record holds any number of bytes */
-		if (hh.type == PERF_RECORD_COMPRESSED && hh.size >= sizeof(hh) &&
-		    hh.size <= end - off) {
-			ret = reader__decompress(r, off, hh.size, cb, arg, err, errsz);
-			if (ret)
-				return ret;
-			off += hh.size;
-			continue;
-		}
-		if (!event__size_ok(hh.size, end - off)) {
-			snprintf(err, errsz, "record at offset %#llx: bad size %u",
-				 (unsigned long long)off, hh.size);
-			return -EINVAL;
-		}
-		h = reader__aligned(r, off, hh.size);
-		if (!h)
-			return -ENOMEM;
-		ret = cb(r, h, off, arg);
-		if (ret)
-			return ret;
-		off += hh.size;
-	}
-	if (r->comp_left.len || (r->decomp && !decompressor__at_boundary(r->decomp))) {
-		snprintf(err, errsz, "record at offset %#llx: the compressed data ends inside %s "
-			 "(a cut COMPRESSED record?)", (unsigned long long)end,
-			 r->comp_left.len ? "a record" : "a zstd block");
-		return -EINVAL;
-	}
-	return 0;
+	r->fd = -1;
 }
 
 const struct reader_evsel *reader__evsel(const struct perf_reader *r, u64 id)
@@ -1028,11 +901,23 @@ u64 reader__record_time(const struct perf_reader *r, const struct perf_event_hea
 {
 	const struct reader_evsel *e;
 	struct sample_id sid;
-	struct sample s;
+	struct sample s = { 0 };
+	u64 t, at, time;
 
-	/* a sample of a hostile file is parsed whole, not read at an offset */
-	if (h->type == PERF_RECORD_SAMPLE)
-		return reader__parse_sample(r, h, &s) ? 0 : s.time;
+	/* the fields before a sample's TIME have fixed sizes: its place is
+	 * known without decoding the rest, which is checked when the sample
+	 * is decoded to be printed (a bad one is refused then) */
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (sample__find_evsel(r, h, &s))
+			return 0;
+		t = s.evsel->attr.sample_type;
+		at = sizeof(*h) + sizeof(u64) * __builtin_popcountll(t & (PERF_SAMPLE_IDENTIFIER |
+			PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+		if (!(t & PERF_SAMPLE_TIME) || h->size < at + sizeof(time))
+			return 0;
+		memcpy(&time, (const char *)h + at, sizeof(time));
+		return time;
+	}
 	if (h->type >= PERF_RECORD_MAX)
 		return 0;
 	return reader__parse_id(r, h, &sid, &e) < 0 ? 0 : sid.time;

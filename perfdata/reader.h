@@ -7,19 +7,16 @@
 #include "perfdata/header.h"
 #include "lib/id-hash.h"
 #include "util/tp.h"
+#include "perfdata/stream.h"
+#include "lib/buf.h"
+
+/* perf's own record types start here; the kernel's are below */
+#define READER_USER_TYPE_START 64
+/* the first type the stock perf 6.1 does not know (HEADER_MAX) */
+#define READER_USER_TYPE_END 83
 
 struct tep_handle;
 struct decompressor;
-
-/* Records that are not where map has them: decompressed out of
- * COMPRESSED records, or copied from an offset that is not 8-aligned
- * (the stock perf does not pad COMPRESSED records). Kept until the reader
- * closes, as callers hold on to the records. */
-struct reader_chunk {
-	char *p;
-	size_t len;
-	u64 off;	/* the file offset of the record they came from */
-};
 
 struct reader_evsel {
 	struct perf_event_attr attr;
@@ -27,14 +24,24 @@ struct reader_evsel {
 	const u64 *ids;
 	u64 nr_ids;
 	u64 id_type;	/* the fields of its records' sample_id trailer */
+	u64 *own_ids;	/* ids of a HEADER_ATTR record: a copy, freed at close */
 };
 
 /* A perf.data read and checked: every offset and size read from it lies
- * inside the file before anything uses it. */
+ * inside the file before anything uses it. A file is read in two parts:
+ * what is before and after its data section (header, attrs, ids, the
+ * features), held whole, and the records, through a window. A stream
+ * (perf record -o -: a pipe, or such a stream in a file) has only the
+ * magic in its header: the rest comes as records, read as they come. */
 struct perf_reader {
-	const char *map;	/* the file's bytes as they were when opened: a copy */
-	size_t size;
 	struct perf_file_header hdr;
+	int pipe;		/* a stream: attrs and features come as records */
+	int fd, own_fd;
+	u64 size;		/* a file's size when opened; 0 for a pipe */
+	char *head;		/* the file's bytes before the data section */
+	char *tail;		/* and after it, to the size it had */
+	struct buf *feats;	/* a stream's HEADER_FEATURE bodies, by feature */
+	struct stream src;	/* the records */
 	struct reader_evsel *evsels;
 	int nr_evsels;
 	/* Where a record's event id is when there are several events: the
@@ -50,8 +57,15 @@ struct perf_reader {
 	u64 comp_max;			/* what one COMPRESSED record may decompress to */
 	u64 comp_budget;		/* what the rest of them may decompress to */
 	struct buf comp_left;		/* the start of a record the next COMPRESSED goes on with */
-	struct reader_chunk *chunks;
-	size_t nr_chunks;
+	struct buf dec;			/* the records of the last COMPRESSED record */
+	size_t dec_pos;			/* the next of them */
+	u64 dec_off;			/* that COMPRESSED record's offset */
+	u64 payload;			/* what follows the last record given (AUXTRACE's data) */
+	u64 *align;			/* a record at an offset that is no multiple of 8, copied */
+	const char *path;		/* what reader__open() was given, for messages */
+	int named;			/* every event has its name */
+	int auxtrace_info;		/* an AUXTRACE_INFO was read: AUXTRACE may follow */
+	struct id_hash described;	/* the tracepoint ids TRACING_DATA describes */
 };
 
 /* User or interrupt registers: abi NONE (a kernel thread) means none. */
@@ -88,23 +102,27 @@ struct sample {
 	const char *bad;	/* after -EINVAL: what does not fit */
 };
 
-/* Opens and validates path. 0, or -errno / -EINVAL with one line in err
- * saying what is wrong with the file. reader__close() undoes a partial open. */
+/* Opens and validates path ("-": standard input, a pipe or a file), a
+ * file or a stream: for a stream, its records up to the first of the
+ * kernel's (attrs, features, tracing data, names) are read and checked
+ * too. 0, or -errno / -EINVAL with one line in err saying what is wrong
+ * with the file. reader__close() undoes a partial open. */
 int reader__open(struct perf_reader *r, const char *path, char *err, size_t errsz);
 void reader__close(struct perf_reader *r);
 
-/* Calls cb for each record of the data section in file order, each one
- * checked for size, alignment and bounds first; the records of
- * COMPRESSED records are decompressed and given in their place, with the
- * COMPRESSED record's offset. Returns 0, -EINVAL (with
- * err set to the offset and the problem), or cb's non-zero return. */
+/* Calls cb for each record of the data section (of a stream: each record
+ * after those reader__open() took) in order, each one checked for size,
+ * alignment and bounds first; the records of COMPRESSED records are
+ * decompressed and given in their place, with the COMPRESSED record's
+ * offset. perf's own records that say how to read the rest (HEADER_ATTR,
+ * EVENT_UPDATE, ID_INDEX, HEADER_FEATURE, HEADER_TRACING_DATA...) are
+ * taken in and checked before cb sees them; the data that follows an
+ * AUXTRACE or HEADER_TRACING_DATA record is no record: cb does not see it.
+ * h is valid only until cb returns. Returns 0, -EINVAL (with err set to
+ * the offset and the problem), or cb's non-zero return. */
 typedef int (*reader_cb)(struct perf_reader *r, const struct perf_event_header *h,
 			 u64 offset, void *arg);
 int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, size_t errsz);
-
-/* The file offset of a record reader__for_each() gave: that of the
- * COMPRESSED record it came out of, for a decompressed one. */
-u64 reader__offset(const struct perf_reader *r, const struct perf_event_header *h);
 
 /* The event a record belongs to: with one event or id 0 the first one (as
  * the stock perf), NULL when no event has that id. */
@@ -123,8 +141,8 @@ int reader__parse_id(const struct perf_reader *r, const struct perf_event_header
 /* The time of any record (sample or sample_id trailer), 0 if it has none. */
 u64 reader__record_time(const struct perf_reader *r, const struct perf_event_header *h);
 
-/* Where a feature's body is in the file (reader__open() checked that it
- * is), or NULL if absent. */
+/* A feature's body (reader__open() checked it; of a stream, the first
+ * HEADER_FEATURE record's, which stays where it is), or NULL if absent. */
 const void *reader__feature(const struct perf_reader *r, int feat, u64 *size);
 
 #endif

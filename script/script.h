@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 struct script_opts {
-	const char *input;
+	const char *input;	/* "-": standard input; NULL: "-" if it is a pipe, else perf.data */
 	int show_task, show_mmap;
 	const char *fields;	/* -F: comma-separated field names, or NULL */
 	const char *buildid_dir;	/* the build-id cache; NULL: $PERF_BUILDID_DIR or ~/.debug */

@@ -377,50 +377,68 @@ static int targeted(struct fuzz *f, const char *seed)
 	return TEST_OK;
 }
 
+struct stack_at {
+	u64 off;	/* of the first sample with a user stack */
+	u64 at;		/* of its stack's size */
+};
+
+static int find_stack(struct perf_reader *r, const struct perf_event_header *h, u64 off,
+		      void *arg)
+{
+	struct stack_at *sa = arg;
+	struct sample s;
+
+	if (h->type != PERF_RECORD_SAMPLE || reader__parse_sample(r, h, &s) || !s.stack_size)
+		return 0;
+	sa->off = off;
+	sa->at = off + (u64)((const char *)s.stack - (const char *)h) - 8;
+	return 1;
+}
+
 /* A user stack dump's size made larger than its sample, in the dwarf
  * seed: one line naming the file, the record's offset and the part. */
 static int targeted_stack(struct fuzz *f, const char *seed)
 {
 	struct perf_reader r = { 0 };
-	const struct perf_event_header *h;
+	struct stack_at sa = { 0 };
 	char err[512], msg[1024], want[400];
-	struct sample s = { 0 };
-	u64 off, stack_at, lie = 0x7ff8;
+	u64 lie = 0x7ff8;
 	size_t len;
 	char *p;
 	int rc;
 
 	TEST_ASSERT(!reader__open(&r, seed, err, sizeof(err)), "%s", err);
-	off = r.hdr.data.offset;
-	for (h = (const void *)(r.map + off); off < r.hdr.data.offset + r.hdr.data.size;
-	     off += h->size, h = (const void *)(r.map + off))
-		if (h->type == PERF_RECORD_SAMPLE && !reader__parse_sample(&r, h, &s) &&
-		    s.stack_size)
-			break;
-	stack_at = s.stack ? (u64)((const char *)s.stack - r.map) - 8 : 0;
+	reader__for_each(&r, find_stack, &sa, err, sizeof(err));
 	reader__close(&r);
-	TEST_ASSERT(stack_at, "no sample with a user stack in the dwarf seed");
+	TEST_ASSERT(sa.at, "no sample with a user stack in the dwarf seed");
 	p = read_file(seed, &len);
 	TEST_ASSERT(p, "read %s", seed);
-	memcpy(p + stack_at, &lie, 8);
+	memcpy(p + sa.at, &lie, 8);
 	rc = script_msgs(f, p, len, msg, sizeof(msg));
 	free(p);
 	snprintf(want, sizeof(want), "%s: malformed SAMPLE record at offset %#llx: user stack",
-		 f->path, (unsigned long long)off);
+		 f->path, (unsigned long long)sa.off);
 	TEST_ASSERT(rc && strstr(msg, want) && strchr(msg, '\n') == msg + strlen(msg) - 1,
 		    "rc %d, said: %s", rc, msg);
 	return TEST_OK;
 }
 
-/* Records a seed with this very perf (the -c periods keep files small). */
-static int record_seed(const char *out, const char *const *args)
+/* Records a seed with this very perf, or with the stock perf (stock not
+ * NULL) running this perf's workloads (the -c periods keep files small). */
+static int record_seed(const char *out, const char *const *args, const char *stock)
 {
 	const char *argv[24] = { "perf", "record", "-q", "-o", out };
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int n = 5, status, devnull;
 	pid_t pid;
 
-	while (*args && n < 22)
-		argv[n++] = *args++;
+	if (len <= 0)
+		return -1;
+	self[len] = 0;
+	/* the stock perf's workload: this perf, by a name it can run */
+	for (; *args && n < 22; args++)
+		argv[n++] = stock && !strcmp(*args, "/proc/self/exe") ? self : *args;
 	argv[n] = NULL;
 	pid = fork();
 	if (pid < 0)
@@ -431,7 +449,7 @@ static int record_seed(const char *out, const char *const *args)
 			dup2(devnull, 1);
 			dup2(devnull, 2);
 		}
-		execv("/proc/self/exe", (char **)argv);
+		execv(stock ? stock : "/proc/self/exe", (char **)argv);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -456,7 +474,15 @@ static int test_fuzz(struct test_ctx *ctx)
 	 * at any offset */
 	static const char *const zstd[] = { "-z", "-e", "cpu-clock", "-g", "-c", "2000000", "--",
 		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
-	static const char *const *seeds[] = { tp, cg, dwarf, mixed, zstd };
+	/* the stock's files: ID_INDEX, THREAD_MAP, CPU_MAP, TIME_CONV...; -z
+	 * in its layout */
+	static const char *const stock_cg[] = { "-e", "cpu-clock", "-g", "-c", "2000000", "--",
+		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+	static const char *const stock_zstd[] = { "-z", "-e", "cpu-clock", "-c", "2000000", "--",
+		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+	static const char *const *seeds[] = { tp, cg, dwarf, mixed, zstd, stock_cg, stock_zstd };
+	/* the seeds from here on are recorded by the stock perf */
+	const size_t first_stock = 5;
 	char dir[] = "/tmp/perf-test-fuzz-XXXXXX", seed[PATH_MAX];
 	struct fuzz f = { .ctx = ctx, .dir = dir, .rng = 0x2545f4914f6cdd1dULL, .every = 25 };
 	int ret = TEST_OK, nseeds = 0, crafted = 0, stock_wanted;
@@ -471,7 +497,11 @@ static int test_fuzz(struct test_ctx *ctx)
 	stock_wanted = f.stock != NULL;
 	for (size_t i = 0; ret == TEST_OK && i < ARRAY_SIZE(seeds); i++) {
 		snprintf(seed, sizeof(seed), "%s/seed%zu.data", dir, i);
-		if (record_seed(seed, seeds[i])) {
+		if (i >= first_stock && !f.stock) {
+			TEST_LOG(ctx, "  no stock perf to record seed %zu\n", i);
+			continue;
+		}
+		if (record_seed(seed, seeds[i], i >= first_stock ? f.stock : NULL)) {
 			TEST_LOG(ctx, "  could not record seed %zu\n", i);
 			continue;
 		}

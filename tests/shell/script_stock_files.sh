@@ -1,0 +1,90 @@
+#!/bin/bash
+# perf script reads every kind of file the stock perf writes (default, -g, -a tracepoints, -z, dwarf, --overwrite, sched, inject -b, -o -): the stock's -F lines
+# (ID_INDEX, THREAD_MAP, CPU_MAP, EVENT_UPDATE, HEADER_BUILD_ID, COMPRESSED...); records it does not decode counted on one line; what the stock refuses, refused
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+need_root "system-wide recording"
+need_tracepoint sched sched_switch
+cd "$TMP" || exit 1
+
+# FILE, its -F fields: both perfs' lines the same, and some lines. Fields
+# without ip where samples have call chains, without comm and tid for
+# whole system recordings (call chains, thread names across forks and
+# the idle task's tid -1 are the output's business, not the reader's)
+same() {	# FILE FIELDS
+	"$PERF" script -i "$1" -F "$2" > ours.txt 2> ours.err || fail "$1: $(head -2 ours.err)"
+	"$STOCK" script -i "$1" -F "$2" > stock.txt 2>/dev/null
+	[ -s stock.txt ] || fail "$1: the stock perf prints no line"
+	cmp -s ours.txt stock.txt ||
+		fail "$1 -F $2: own and stock differ: $(diff ours.txt stock.txt | head -4)"
+	[ ! -s ours.err ] || fail "$1: said $(head -2 ours.err)"
+	log "$1: $(wc -l < ours.txt) lines the same"
+}
+
+F=comm,tid,time,period,event,ip
+FG=comm,tid,time,period,event
+FA=time,period,event,ip
+spin="$PERF test -w spin 0.3"
+"$STOCK" record -q -o def.data -- $spin || fail "record default"
+same def.data $F
+"$STOCK" record -q -g -o g.data -- $spin || fail "record -g"
+same g.data $FG
+"$STOCK" record -q -a -e sched:sched_switch -e cpu-clock -o tp.data -- $spin || fail "record -a"
+same tp.data $FA
+"$STOCK" record -q -z -g -o z.data -- $spin || fail "record -z"
+same z.data $FG
+"$STOCK" record -q --call-graph dwarf -o dwarf.data -- $spin || fail "record dwarf"
+same dwarf.data $FG
+"$STOCK" record -q --overwrite -a -o ow.data -- $spin || fail "record --overwrite"
+same ow.data $FA
+"$STOCK" sched record -q -o sched.data -- $spin > /dev/null 2>&1 || fail "sched record"
+same sched.data $FA
+"$STOCK" inject -b -i g.data -o inj.data || fail "inject -b"
+same inj.data $FG
+"$STOCK" record -q -o - -- $spin > pipe.data 2>/dev/null || fail "record -o -"
+same pipe.data $F
+
+# records that no one decodes here, in a file the stock reads: counted
+# on one line at the end (an AUXTRACE_ERROR: type, code, cpu, pid, tid,
+# fmt, ip, time, msg[64], machine_pid, vcpu)
+insert() {	# IN OUT HEX-RECORDS...: put first in the data section
+	python3 - "$@" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+recs = b''.join(bytes.fromhex(h) for h in sys.argv[3:])
+doff, dsz = struct.unpack_from('<QQ', d, 40)
+nfeat = sum(bin(x).count('1') for x in struct.unpack_from('<4Q', d, 0x48))
+for i in range(nfeat):	# the feature sections move along
+	at = doff + dsz + 16 * i
+	o, s = struct.unpack_from('<QQ', d, at)
+	struct.pack_into('<QQ', d, at, o + len(recs), s)
+struct.pack_into('<Q', d, 48, dsz + len(recs))
+open(sys.argv[2], 'wb').write(d[:doff] + recs + d[doff:])
+PY
+}
+record() {	# TYPE BODY-HEX: one record as hex
+	python3 -c 'import struct, sys; b = bytes.fromhex(sys.argv[2]); print((struct.pack("<IHH", int(sys.argv[1]), 0, 8 + len(b)) + b).hex())' "$@"
+}
+err=$(python3 -c 'import struct; print((struct.pack("<6I2Q", 1, 2, 0, 100, 100, 0, 0x1234, 0) + b"boom".ljust(64, b"\0") + struct.pack("<2I", 0, 0)).hex())')
+insert def.data aux-error.data "$(record 72 "$err")" "$(record 72 "$err")" || fail "python3"
+"$PERF" script -i aux-error.data -F $F > ours.txt 2> ours.err || fail "aux-error.data: $(head -2 ours.err)"
+"$STOCK" script -i def.data -F $F > stock.txt 2>/dev/null
+cmp -s ours.txt stock.txt || fail "AUXTRACE_ERROR records changed the lines"
+[ "$(cat ours.err)" = "perf script: aux-error.data: records not decoded, skipped: 2 AUXTRACE_ERROR" ] ||
+	fail "skipped records: said '$(cat ours.err)'"
+
+# what the stock refuses: AUX area data with nothing saying how to read
+# it, a type perf 6.1 does not know
+# (size 16, offset, reference, idx, tid, cpu, reserved; then the 16 bytes)
+aux=$(record 71 "$(python3 -c 'import struct; print(struct.pack("<3Q4I", 16, 0, 0, 0, 100, 0, 0).hex())')")
+insert def.data aux.data "$aux$(printf '%032x' 0)" || fail "python3"
+"$STOCK" script -i aux.data 2>&1 >/dev/null | grep -q "failed to process type: 71" ||
+	fail "the stock perf reads AUXTRACE without AUXTRACE_INFO now: adapt"
+"$PERF" script -i aux.data > /dev/null 2> ours.err && fail "AUXTRACE without AUXTRACE_INFO read"
+grep -q "AUXTRACE: AUX area data without an AUXTRACE_INFO" ours.err || fail "said: $(cat ours.err)"
+insert def.data t90.data "$(record 90 "")" || fail "python3"
+"$STOCK" script -i t90.data 2>&1 >/dev/null | grep -q "failed to process type: 90" ||
+	fail "the stock perf reads type 90 now: adapt"
+"$PERF" script -i t90.data > /dev/null 2> ours.err && fail "a record of type 90 read"
+grep -q "unsupported type 90" ours.err || fail "type 90: said $(cat ours.err)"
+exit 0
