@@ -101,6 +101,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_STR(0, "pid", &o.pids, "pid[,pid...]", "only consider symbols in these pids"),
 		OPT_STR(0, "tid", &o.tids, "tid[,tid...]", "only consider symbols in these tids"),
 		OPT_STR('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
+		OPT_STR(0, "time", &o.time, "str", "Time span of interest (start,stop)"),
 		OPT_STR('s', "script", &script, "name", "script file name (lang:script name, script name, or *)"),
 		OPT_BOOL('l', "list", &list, "list available scripts"),
 		OPT_COUNT('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
@@ -129,6 +130,8 @@ int cmd_script(int argc, const char **argv)
 		return 129;
 	case -ENOTSUP:	/* the stock's refusal of its fields */
 		return 255;
+	case -ERANGE:	/* a bad --time: the stock returns its -EINVAL */
+		return 234;
 	default:
 		return 1;
 	}

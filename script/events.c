@@ -48,6 +48,8 @@ static int script__sample(struct script *s, const struct perf_event_header *h)
 	s->bad = smp.bad;
 	if (ret)
 		return ret;
+	if (time_filter__skip(&s->time_filter, smp.time))
+		return 0;
 	if (smp.evsel->attr.type == PERF_TYPE_SOFTWARE &&
 	    smp.evsel->attr.config == PERF_COUNT_SW_DUMMY)
 		return 0;

@@ -28,7 +28,8 @@ struct script_opts {
 
 /* perf script: the records of o->input as text, in time order. 0, or
  * -errno after one line on o->msg naming the file and what is wrong:
- * -EDOM for a bad -F, -ENOTSUP for a field the file's events lack. */
+ * -EDOM for a bad -F, -ENOTSUP for a field the file's events lack,
+ * -ERANGE for a bad --time. */
 int script__run(const struct script_opts *o);
 
 #endif
