@@ -68,6 +68,18 @@ struct kernel_record {
 	size_t trailer;		/* the trailer's bytes */
 };
 
+/* The comm of thread tid; one no COMM named is named after its own tid
+ * (in unnamed), not the sample's, as the stock names it. */
+static const char *thread_name(struct script *s, u32 tid, char unnamed[16])
+{
+	const char *comm = comm_map__get(s->comms, tid);
+
+	if (comm)
+		return comm;
+	snprintf(unnamed, 16, tid ? ":%d" : "swapper", (int)tid);
+	return unnamed;
+}
+
 static int script__comm(struct script *s, const struct kernel_record *k)
 {
 	const struct perf_event_header *h = k->h;
@@ -94,11 +106,12 @@ static int script__task(struct script *s, const struct kernel_record *k)
 
 	if (!body_ok(h, k->trailer, 24, 0))
 		return -EINVAL;
-	/* a new thread starts with its parent's name; the children of
-	 * the idle task (kthreadd, init) with "swapper" */
+	/* a new thread starts with its parent's name, also where a record
+	 * synthesized before named it already (the stock makes it anew);
+	 * the children of the idle task (kthreadd, init) with "swapper" */
 	if (h->type == PERF_RECORD_FORK && s->dsos && machine__fork(&s->machine, ids[0], ids[1]))
 		return -ENOMEM;
-	if (h->type == PERF_RECORD_FORK && !comm_map__get(s->comms, ids[2]) &&
+	if (h->type == PERF_RECORD_FORK &&
 	    (comm_map__get(s->comms, ids[3]) || !ids[3]) &&
 	    comm_map__set(s->comms, ids[0], ids[2],
 			  ids[3] ? comm_map__get(s->comms, ids[3]) : "swapper"))
@@ -107,8 +120,11 @@ static int script__task(struct script *s, const struct kernel_record *k)
 		/* as the stock perf: under the thread of the sample id
 		 * (the parent, for a fork the kernel reports) */
 		u32 tid = k->e->id_type & PERF_SAMPLE_TID ? k->sid.tid : ids[2];
+		char unnamed[16];
 
-		script__print_prefix(s, k->e, comm_map__get(s->comms, tid), tid, k->sid.cpu, k->sid.time);
+		/* named as the stock names the thread forked or exiting */
+		script__print_prefix(s, k->e, thread_name(s, ids[2], unnamed), tid, k->sid.cpu,
+				     k->sid.time);
 		fprintf(s->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
 		       h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
 		       (int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);
@@ -129,11 +145,8 @@ static int record_start(struct script *s, const struct kernel_record *k, u32 tid
 
 	if (k->sid.cpu != (u32)-1 && !script_filter__has_number(&s->cpu_filter, (int)k->sid.cpu))
 		return 0;
-	/* a thread no COMM named is named after its own tid, not the sample's */
-	if (!st.comm && tid != (u32)-1) {
-		snprintf(unnamed, sizeof(unnamed), tid ? ":%d" : "swapper", (int)tid);
-		st.comm = unnamed;
-	}
+	if (tid != (u32)-1)
+		st.comm = thread_name(s, tid, unnamed);
 	script__print_start(s, k->e, &st);
 	fprintf(s->out, "PERF_RECORD_%s", event__type_name(k->h->type));
 	return 1;
