@@ -89,12 +89,19 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL(0, "ns", &o.nanosecs, "Use 9 decimal places when displaying time"),
 		OPT_BOOL(0, "show-task-events", &o.show_task, "Show the fork/comm/exit events"),
 		OPT_BOOL(0, "show-mmap-events", &o.show_mmap, "Show the mmap events"),
+		OPT_BOOL(0, "show-switch-events", &o.show_switch, "Show context switch events (if recorded)"),
+		OPT_BOOL(0, "show-namespace-events", &o.show_namespace, "Show namespace events (if recorded)"),
+		OPT_BOOL(0, "show-cgroup-events", &o.show_cgroup, "Show cgroup events (if recorded)"),
+		OPT_BOOL(0, "show-lost-events", &o.show_lost, "Show lost events (if recorded)"),
+		OPT_BOOL(0, "show-bpf-events", &o.show_bpf, "Show bpf related events (if recorded)"),
+		OPT_BOOL(0, "show-text-poke-events", &o.show_text_poke, "Show text poke related events (if recorded)"),
 		OPT_STR(0, "buildid-dir", &o.buildid_dir, "dir",
 			"the build-id cache symbols come from (default: $PERF_BUILDID_DIR, ~/.debug)"),
 		OPT_STR('c', "comms", &o.comms, "comm[,comm...]", "only display events for these comms"),
 		OPT_STR(0, "pid", &o.pids, "pid[,pid...]", "only consider symbols in these pids"),
 		OPT_STR(0, "tid", &o.tids, "tid[,tid...]", "only consider symbols in these tids"),
 		OPT_STR('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
+		OPT_STR(0, "time", &o.time, "str", "Time span of interest (start,stop)"),
 		OPT_STR('s', "script", &script, "name", "script file name (lang:script name, script name, or *)"),
 		OPT_BOOL('l', "list", &list, "list available scripts"),
 		OPT_COUNT('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
@@ -123,6 +130,8 @@ int cmd_script(int argc, const char **argv)
 		return 129;
 	case -ENOTSUP:	/* the stock's refusal of its fields */
 		return 255;
+	case -ERANGE:	/* a bad --time: the stock returns its -EINVAL */
+		return 234;
 	default:
 		return 1;
 	}

@@ -365,7 +365,30 @@ int script__check_fields(struct script *s)
 	return 0;
 }
 
-/* --comms, --pids, --tids, --cpu; -EDOM after one line for a bad list. */
+/* --time against the file's first and last sample (its SAMPLE_TIME
+ * feature); -ERANGE after the stock's words for a bad one. */
+static int setup_time_filter(struct script *s)
+{
+	u64 size = 0, first = 0, last = 0;
+	const void *body = reader__feature(&s->reader, HEADER_SAMPLE_TIME, &size);
+	int rc;
+
+	if (body && size >= 16) {
+		memcpy(&first, body, 8);
+		memcpy(&last, (const char *)body + 8, 8);
+	}
+	rc = time_filter__parse(&s->time_filter, s->o->time, first, last);
+	if (rc == -ENODATA)
+		fprintf(s->o->msg, "HINT: no first/last sample time found in perf data.\n"
+			"Please use latest perf binary to execute 'perf record'\n"
+			"(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
+	else if (rc == -EINVAL)
+		fprintf(s->o->msg, "Invalid time string\n");
+	return rc == -EINVAL || rc == -ENODATA ? -ERANGE : rc;
+}
+
+/* --comms, --pids, --tids, --cpu and --time; -EDOM after one line for a
+ * bad list, -ERANGE for a bad time. */
 static int setup_filters(struct script *s)
 {
 	const struct script_opts *o = s->o;
@@ -387,11 +410,12 @@ static int setup_filters(struct script *s)
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return setup_time_filter(s);
 }
 
 void script__exit_filters(struct script *s)
 {
+	time_filter__exit(&s->time_filter);
 	script_filter__exit(&s->comm_filter);
 	script_filter__exit(&s->pid_filter);
 	script_filter__exit(&s->tid_filter);

@@ -6,6 +6,7 @@
 #include "script/script.h"
 #include "script/machine.h"
 #include "script/filter.h"
+#include "script/time-filter.h"
 #include "perfdata/reader.h"
 #include "lib/id-hash.h"
 
@@ -68,6 +69,7 @@ struct script {
 	int symbols;		/* some type prints sym or dso: the maps are kept */
 	u64 cur;		/* shows[] of the sample being printed: HAS() */
 	struct script_filter comm_filter, pid_filter, tid_filter, cpu_filter;
+	struct time_filter time_filter;	/* --time */
 };
 
 

@@ -20,11 +20,16 @@ struct script_opts {
 	const char *comms, *pids, *tids, *cpus;	/* comma-separated filters */
 	const char *time;	/* --time: the stock's start,stop ranges */
 	int no_demangle;	/* --no-demangle */
+	/* --show-switch-events, --show-lost-events, --show-namespace-events,
+	 * --show-cgroup-events, --show-bpf-events (KSYMBOL, BPF_EVENT) and
+	 * --show-text-poke-events (TEXT_POKE, KSYMBOL) */
+	int show_switch, show_lost, show_namespace, show_cgroup, show_bpf, show_text_poke;
 };
 
 /* perf script: the records of o->input as text, in time order. 0, or
  * -errno after one line on o->msg naming the file and what is wrong:
- * -EDOM for a bad -F, -ENOTSUP for a field the file's events lack. */
+ * -EDOM for a bad -F, -ENOTSUP for a field the file's events lack,
+ * -ERANGE for a bad --time. */
 int script__run(const struct script_opts *o);
 
 #endif
