@@ -3,6 +3,7 @@
  * record that makes no sense ends the run with one line naming it. */
 #include "script/script-internal.h"
 #include "script/comm-map.h"
+#include "script/header-print.h"
 #include "util/event.h"
 
 #include <errno.h>
@@ -396,7 +397,7 @@ int script__run(const struct script_opts *opts)
 		o.input = script__default_input();
 	trace_seq_init(&s.seq);
 	rc = script__setup(&s);
-	if (!rc)
+	if (!rc && !header_print__script(&s.reader, &o))
 		rc = script__process_all(&s, &qu);
 	queue__exit(&qu);
 	script__exit(&s);
