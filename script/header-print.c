@@ -271,55 +271,85 @@ static const struct bit_name branch_names[] = {
 	BN(PERF_SAMPLE_BRANCH_, PRIV_SAVE), { 0, NULL }
 };
 
-static void print_bits(FILE *out, u64 v, const struct bit_name *names)
+/* The names of v's bits; buf as it was if none is known: the stock
+ * formats into a buffer it reuses and prints it whatever was written. */
+static void format_bits(char *buf, size_t sz, u64 v, const struct bit_name *names)
 {
-	const char *sep = "";
+	size_t len = 0;
 
-	for (; names->name; names++) {
-		if (v & names->bit) {
-			fprintf(out, "%s%s", sep, names->name);
-			sep = "|";
-		}
+	for (; names->name; names++)
+		if ((v & names->bit) && len < sz)
+			len += snprintf(buf + len, sz - len, "%s%s", len ? "|" : "", names->name);
+}
+
+static void format_attr_field(char *buf, size_t sz, const struct attr_field *f, u64 v)
+{
+	switch (f->fmt) {
+	case A_HEX:
+		snprintf(buf, sz, "%#" PRIx64, v);
+		break;
+	case A_SIGNED:	/* clockid, an int */
+		snprintf(buf, sz, "%" PRId64, (s64)(s32)v);
+		break;
+	case A_SAMPLE_TYPE:
+		format_bits(buf, sz, v, sample_type_names);
+		break;
+	case A_READ_FORMAT:
+		format_bits(buf, sz, v, read_format_names);
+		break;
+	case A_BRANCH:
+		format_bits(buf, sz, v, branch_names);
+		break;
+	default:
+		snprintf(buf, sz, "%" PRIu64, v);
 	}
 }
 
-static void print_attr_field(FILE *out, const struct attr_field *f, u64 v)
+static u64 attr__get(const unsigned char *attr, const struct attr_field *f)
 {
-	fprintf(out, ", %s = ", f->name);
-	switch (f->fmt) {
-	case A_HEX:
-		fprintf(out, "%#" PRIx64, v);
-		break;
-	case A_SIGNED:	/* clockid, an int */
-		fprintf(out, "%" PRId64, (s64)(s32)v);
-		break;
-	case A_SAMPLE_TYPE:
-		print_bits(out, v, sample_type_names);
-		break;
-	case A_READ_FORMAT:
-		print_bits(out, v, read_format_names);
-		break;
-	case A_BRANCH:
-		print_bits(out, v, branch_names);
-		break;
-	default:
-		fprintf(out, "%" PRIu64, v);
-	}
+	u64 v = 0;
+
+	memcpy(&v, attr + f->off, f->size);
+	return f->bits ? (v >> f->shift) & ((1ULL << f->bits) - 1) : v;
 }
 
 /* The attr's fields that are not zero, as ", name = value". */
 static void print_attr(FILE *out, const unsigned char *attr)
 {
+	char val[512] = "";
+
 	for (size_t i = 0; i < ARRAY_SIZE(attr_fields); i++) {
 		const struct attr_field *f = &attr_fields[i];
-		u64 v = 0;
+		u64 v = attr__get(attr, f);
 
-		memcpy(&v, attr + f->off, f->size);
-		if (f->bits)
-			v = (v >> f->shift) & ((1ULL << f->bits) - 1);
-		if (v)
-			print_attr_field(out, f, v);
+		if (!v)
+			continue;
+		format_attr_field(val, sizeof(val), f, v);
+		fprintf(out, ", %s = %s", f->name, val);
 	}
+}
+
+/* What perf 6.1 knows of an attr: it refuses one with reserved bits or
+ * sample_type, read_format or branch bits beyond its own. */
+#define SAMPLE_MAX_61 (1ULL << 25)
+#define FORMAT_MAX_61 (1ULL << 5)
+#define BRANCH_MAX_61 (1ULL << 19)
+
+static int attr__known(const unsigned char *a)
+{
+	u64 flags, st, rf, bst;
+	u16 res2;
+	u32 res3;
+
+	memcpy(&flags, a + FLAGS_OFF, sizeof(flags));
+	memcpy(&st, a + offsetof(struct perf_event_attr, sample_type), sizeof(st));
+	memcpy(&rf, a + offsetof(struct perf_event_attr, read_format), sizeof(rf));
+	memcpy(&bst, a + offsetof(struct perf_event_attr, branch_sample_type), sizeof(bst));
+	memcpy(&res2, a + offsetof(struct perf_event_attr, __reserved_2), sizeof(res2));
+	memcpy(&res3, a + offsetof(struct perf_event_attr, __reserved_3), sizeof(res3));
+	return !(flags >> 38) && !res2 && !res3 && !(st & ~(SAMPLE_MAX_61 - 1)) &&
+	       !(rf & ~(FORMAT_MAX_61 - 1)) &&
+	       !((st & PERF_SAMPLE_BRANCH_STACK) && (bst & ~(BRANCH_MAX_61 - 1)));
 }
 
 /* One event: attr, u32 nr_ids, name, ids. 0, 1 at an attr of size 0 (the
@@ -336,6 +366,8 @@ static int event_desc__one(struct cur *c, u32 sz, FILE *out)
 	if (c->bad)
 		return -1;
 	memcpy(attr, a, MIN(sz, sizeof(attr)));
+	if (!attr__known(attr))
+		return -1;
 	memcpy(&size, attr + offsetof(struct perf_event_attr, size), sizeof(size));
 	if (!out || !size)
 		return !size;
@@ -365,8 +397,10 @@ static void print_event_desc(const struct hp *h, struct cur *c)
 	again = *c;
 	for (u32 i = 0; i < nr && rc >= 0; i++)
 		rc = event_desc__one(c, sz, NULL) < 0 ? -1 : 0;
-	if (rc < 0 || c->bad)
+	if (rc < 0 || c->bad) {
+		fputs("# event desc: not available or unable to read\n", h->out);
 		return;
+	}
 	for (u32 i = 0; i < nr && !rc; i++)
 		rc = event_desc__one(&again, sz, h->out);
 }
