@@ -640,22 +640,26 @@ static void print_mem_topology(const struct hp *h, struct cur *c)
 	fprintf(h->out, "# memory nodes (nr %d, block size 0x%llx):\n", (int)nr,
 		(unsigned long long)bsize);
 	for (u64 i = 0; i < nr && !c->bad; i++) {
-		u64 node = cur__u64(c), nbits, weight = 0;
-		const u64 *set;
+		u64 node = cur__u64(c), nbits, words, weight = 0, *set;
+		const void *at;
 		char size[50];
 
 		cur__u64(c);	/* the size again: the bitmap's own counts */
 		nbits = cur__u64(c);
-		set = cur__take(c, (nbits + 63) / 64 * 8);
-		if (c->bad)
+		words = nbits / 64 + !!(nbits % 64);
+		at = nbits / 8 <= c->size ? cur__take(c, words * 8) : NULL;
+		set = at ? malloc(words * 8 + 8) : NULL;
+		if (!set)
 			return;
-		for (u64 w = 0; w < (nbits + 63) / 64; w++)
+		memcpy(set, at, words * 8);	/* aligned: the section's are not */
+		for (u64 w = 0; w < words; w++)
 			weight += __builtin_popcountll(set[w] & (w == nbits / 64 ?
 							 (1ULL << (nbits % 64)) - 1 : ~0ULL));
 		print_unit(size, sizeof(size), bsize * weight);
 		fprintf(h->out, "#  %3" PRIu64 " [%s]: ", node, size);
 		print_ranges(h->out, set, nbits, 99);
 		fputc('\n', h->out);
+		free(set);
 	}
 }
 
