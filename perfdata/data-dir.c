@@ -4,6 +4,7 @@
 #include "perfdata/data.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -127,4 +128,98 @@ void data_dir__abort(struct data_dir *dd)
 	dd->tmp = NULL;
 	dd->dfd = -1;
 	dd->nr = 0;
+}
+
+void data_dir__free_names(char **names, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* One entry of the scan: 1 a record file, 0 not one, -ELOOP a link. */
+static int data_dir__is_part(int dfd, const char *name)
+{
+	struct stat st;
+
+	if (strncmp(name, "data.", 5))
+		return 0;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return 0;	/* gone since readdir: as if never there */
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return S_ISREG(st.st_mode);
+}
+
+static int data_dir__add_name(char ***names, int *nr, const char *name)
+{
+	char **n = realloc(*names, (*nr + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	*names = n;
+	n[*nr] = strdup(name);
+	if (!n[*nr])
+		return -ENOMEM;
+	(*nr)++;
+	return 0;
+}
+
+int data_dir__scan(int dfd, char ***names, int *nr)
+{
+	int fd = dup(dfd), err = 0;
+	struct dirent *de;
+	DIR *dir;
+
+	*names = NULL;
+	*nr = 0;
+	dir = fd < 0 ? NULL : fdopendir(fd);
+	if (!dir) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	rewinddir(dir);	/* dfd's offset is shared with the dup */
+	while (!err && (errno = 0, de = readdir(dir))) {
+		err = data_dir__is_part(dfd, de->d_name);
+		if (err == -ELOOP) {
+			data_dir__free_names(*names, *nr);
+			*names = NULL;
+			*nr = 0;
+			if (data_dir__add_name(names, nr, de->d_name))
+				err = -ENOMEM;
+		} else if (err > 0) {
+			err = data_dir__add_name(names, nr, de->d_name);
+		}
+	}
+	if (!err && errno)
+		err = -errno;
+	closedir(dir);
+	if (err && err != -ELOOP) {
+		data_dir__free_names(*names, *nr);
+		*names = NULL;
+		*nr = 0;
+	}
+	return err;
+}
+
+int data_dir__open_part(int dfd, const char *name, u64 *size)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*size = st.st_size;
+	return fd;
 }

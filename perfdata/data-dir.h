@@ -1,10 +1,13 @@
 /* The stock perf's perf.data directory (--threads): a header file "data"
  * and one "data.N" of raw records per ring, made under a temporary name
- * beside the final one and named only once complete. */
+ * beside the final one and named only once complete; and read: its
+ * files found and opened relative to the directory, never through a link. */
 #ifndef PERF_DATA_DIR_H
 #define PERF_DATA_DIR_H
 
 #include <stddef.h>
+
+#include "lib/util.h"
 
 struct perf_data;
 
@@ -33,5 +36,20 @@ int data_dir__place(struct data_dir *dd, const char *path, int keep_old, char *p
 /* Removes the unfinished directory and what it holds; safe after a
  * place and on an empty dd. */
 void data_dir__abort(struct data_dir *dd);
+
+/* The record files of an open directory dfd beside its header: every
+ * entry named "data." something, in the directory's own order, as the
+ * stock perf reads them. The directory is hostile input: an entry that
+ * is not a regular file is left out, as the stock perf leaves it out,
+ * but a symbolic link is refused (the stock would follow it anywhere).
+ * *names: malloc'd array of *nr malloc'd names; on -ELOOP, *names[0]
+ * is the link's name. 0 or -errno. */
+int data_dir__scan(int dfd, char ***names, int *nr);
+void data_dir__free_names(char **names, int nr);
+/* name in dfd, opened to be read: never through a link, never waiting
+ * (a FIFO put there opens at once and is then refused). The fd, with
+ * its size in *size; -EINVAL when it is not a regular file (any more:
+ * the entry was replaced since the scan), -errno else. */
+int data_dir__open_part(int dfd, const char *name, u64 *size);
 
 #endif

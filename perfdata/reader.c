@@ -6,6 +6,7 @@
 #include "perfdata/reader-internal.h"
 #include "perfdata/header-internal.h"
 #include "perfdata/compress.h"
+#include "perfdata/data-dir.h"
 #include "util/event.h"
 #include "util/tp.h"
 
@@ -486,11 +487,34 @@ static int reader__open_file(struct perf_reader *r, char *err, size_t errsz)
 	stream__exit(&r->src);
 	stream__init(&r->src, r->fd, 0, r->hdr.data.offset,
 		     r->hdr.data.offset + r->hdr.data.size);
+	r->part_size = r->hdr.data.size;
 	return ret;
 }
 
+/* A directory's header file "data", opened in it: never through a link,
+ * never waiting on a FIFO put there. */
+static int reader__open_dir(struct perf_reader *r, struct stat *st, char *err, size_t errsz)
+{
+	r->dfd = r->fd;
+	r->fd = -1;
+	if (asprintf(&r->own_path, "%s/data", r->path) < 0) {
+		r->own_path = NULL;
+		return fail(err, errsz, r->path, strerror(ENOMEM));
+	}
+	r->path = r->own_path;
+	r->fd = openat(r->dfd, "data", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (r->fd < 0 || fstat(r->fd, st)) {
+		snprintf(err, errsz, "%s: %s%s", r->path, strerror(errno),
+			 errno == ELOOP ? " (a symbolic link: not followed)" : "");
+		return -errno;
+	}
+	if (!S_ISREG(st->st_mode))
+		return fail(err, errsz, r->path, "not a regular file");
+	return 0;
+}
+
 /* path's fd (standard input for "-"), and a stream on it from its start
- * (a pipe: from where it stands). */
+ * (a pipe: from where it stands); a directory's header file. */
 static int reader__open_fd(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
 	struct stat st;
@@ -502,6 +526,12 @@ static int reader__open_fd(struct perf_reader *r, const char *path, char *err, s
 	if (r->fd < 0 || fstat(r->fd, &st)) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		return -errno;
+	}
+	if (S_ISDIR(st.st_mode) && r->own_fd) {
+		int ret = reader__open_dir(r, &st, err, errsz);
+
+		if (ret)
+			return ret;
 	}
 	seq = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode);
 	if (!S_ISREG(st.st_mode) && !seq)
@@ -538,15 +568,53 @@ static int reader__open_header(struct perf_reader *r, char *err, size_t errsz)
 	return reader__open_file(r, err, errsz);
 }
 
+/* The record files beside a directory's header, when its DIR_FORMAT
+ * says there are some: version 1, the stock perf's; version 0 is its
+ * "single file", read alone, and others are refused, as it does. */
+static int reader__open_parts(struct perf_reader *r, char *err, size_t errsz)
+{
+	u64 size, version;
+	const void *f = reader__feature(r, HEADER_DIR_FORMAT, &size);
+	char why[160];
+	int ret;
+
+	if (!f)		/* the stock perf reads the header file alone too */
+		return 0;
+	if (size < sizeof(version))
+		return fail(err, errsz, r->path, "DIR_FORMAT feature without its version");
+	memcpy(&version, f, sizeof(version));
+	if (!version)	/* the stock's "single file": the header file alone */
+		return 0;
+	if (version != 1) {
+		snprintf(why, sizeof(why), "DIR_FORMAT version %llu: only version 1 (the stock "
+			 "perf's) is known", (unsigned long long)version);
+		return fail(err, errsz, r->path, why);
+	}
+	ret = data_dir__scan(r->dfd, &r->parts, &r->nr_parts);
+	if (ret == -ELOOP) {
+		snprintf(err, errsz, "%.*s%s: a symbolic link: not followed (a perf.data directory "
+			 "holds its files)", (int)(strlen(r->path) - 4), r->path, r->parts[0]);
+		return -ELOOP;
+	}
+	if (ret)
+		return fail(err, errsz, r->path, strerror(-ret));
+	if (!r->nr_parts)
+		return fail(err, errsz, r->path, "DIR_FORMAT says it heads a perf.data directory, "
+			    "but no data.N record file is beside it");
+	return 0;
+}
+
 int reader__open(struct perf_reader *r, const char *path, char *err, size_t errsz)
 {
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	r->fd = -1;
+	r->fd = r->dfd = r->part_fd = -1;
 	ret = reader__open_fd(r, path, err, errsz);
 	if (!ret)
 		ret = reader__open_header(r, err, errsz);
+	if (!ret && r->dfd >= 0)
+		ret = reader__open_parts(r, err, errsz);
 	if (!ret && r->pipe)
 		ret = reader__open_stream(r, err, errsz);
 	if (!ret)
@@ -564,6 +632,12 @@ void reader__close(struct perf_reader *r)
 	stream__exit(&r->src);
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
+	if (r->dfd >= 0)
+		close(r->dfd);
+	if (r->part_fd >= 0)
+		close(r->part_fd);
+	data_dir__free_names(r->parts, r->nr_parts);
+	free(r->own_path);
 	id_hash__exit(&r->ids);
 	id_hash__exit(&r->described);
 	for (int i = 0; i < r->nr_evsels; i++) {
@@ -580,7 +654,12 @@ void reader__close(struct perf_reader *r)
 	free(r->tail);
 	free(r->align);
 	memset(r, 0, sizeof(*r));
-	r->fd = -1;
+	r->fd = r->dfd = r->part_fd = -1;
+}
+
+const char *reader__part_name(const struct perf_reader *r, int part)
+{
+	return part > 0 && part <= r->nr_parts ? r->parts[part - 1] : "data";
 }
 
 const struct reader_evsel *reader__evsel(const struct perf_reader *r, u64 id)

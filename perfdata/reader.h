@@ -65,6 +65,16 @@ struct perf_reader {
 	const char *path;		/* what reader__open() was given, for messages */
 	int named;			/* every event has its name */
 	int auxtrace_info;		/* an AUXTRACE_INFO was read: AUXTRACE may follow */
+	/* A perf.data directory (perf record --threads): fd is its header
+	 * file "data", whose records are read first, then those of each of
+	 * parts, the record files beside it, in turn. */
+	int dfd;			/* the directory, or -1 for a file or stream */
+	char *own_path;			/* "DIR/data", for messages about the header */
+	char **parts;			/* the record files' names, in the order read */
+	int nr_parts;
+	int part;			/* the one being read: 0 "data", k parts[k - 1] */
+	int part_fd;			/* parts[part - 1]'s, or -1 */
+	u64 part_size;			/* the bytes of records of the one being read */
 	struct id_hash described;	/* the tracepoint ids TRACING_DATA describes */
 };
 
@@ -103,16 +113,23 @@ struct sample {
 };
 
 /* Opens and validates path ("-": standard input, a pipe or a file), a
- * file or a stream: for a stream, its records up to the first of the
+ * file, a stream or a directory of perf record --threads (its header
+ * file, and the names of its record files: DIR_FORMAT version 1 says
+ * there are some; without it, the header file's records are all): for a stream, its records up to the first of the
  * kernel's (attrs, features, tracing data, names) are read and checked
  * too. 0, or -errno / -EINVAL with one line in err saying what is wrong
  * with the file. reader__close() undoes a partial open. */
 int reader__open(struct perf_reader *r, const char *path, char *err, size_t errsz);
 void reader__close(struct perf_reader *r);
 
+/* A perf.data directory's file part (see struct perf_reader): "data"
+ * for 0. */
+const char *reader__part_name(const struct perf_reader *r, int part);
+
 /* Calls cb for each record of the data section (of a stream: each record
- * after those reader__open() took) in order, each one checked for size,
- * alignment and bounds first; the records of COMPRESSED records are
+ * after those reader__open() took; of a directory: its header file's,
+ * then each record file's whole, r->part saying whose) in order, each
+ * one checked for size, alignment and bounds first; the records of COMPRESSED records are
  * decompressed and given in their place, with the COMPRESSED record's
  * offset. perf's own records that say how to read the rest (HEADER_ATTR,
  * EVENT_UPDATE, ID_INDEX, HEADER_FEATURE, HEADER_TRACING_DATA...) are

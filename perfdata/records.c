@@ -4,11 +4,13 @@
 #include "perfdata/reader-internal.h"
 #include "perfdata/header.h"
 #include "perfdata/compress.h"
+#include "perfdata/data-dir.h"
 #include "util/event.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A hostile COMPRESSED record could decompress to gigabytes: no honest
  * one stands for more than a ring, and no ring is this big. */
@@ -108,7 +110,7 @@ static int reader__start_decomp(struct perf_reader *r, u64 off, char *err, size_
 	}
 	r->comp_max = MIN((u64)v[4], COMP_MAX_CAP);
 	r->comp_budget = ((u64)COMP_FLOOR_MIB << 20) + (r->pipe ? 0 :
-			 MIN(r->hdr.data.size, UINT64_MAX / 2 / COMP_RATIO_MAX) * COMP_RATIO_MAX);
+			 MIN(r->part_size, UINT64_MAX / 4 / COMP_RATIO_MAX) * COMP_RATIO_MAX);
 	r->decomp = decompressor__new();
 	return r->decomp ? 0 : -ENOMEM;
 }
@@ -367,17 +369,70 @@ static int reader__next(struct perf_reader *r, const struct perf_event_header **
 	return ret;
 }
 
+/* A directory's next record file that has records (the stock perf
+ * leaves the empty ones out), its records then read from its start: 1,
+ * 0 after the last, -errno with err. Each file may decompress to what
+ * its size allows, as a file's data section. */
+static int reader__next_part(struct perf_reader *r, char *err, size_t errsz)
+{
+	u64 size = 0;
+	int fd = -1;
+
+	while (fd < 0 && r->part < r->nr_parts) {
+		fd = data_dir__open_part(r->dfd, r->parts[r->part], &size);
+		r->part++;
+		if (fd < 0) {
+			snprintf(err, errsz, "%s", fd == -EINVAL ? "not a regular file (any more)" :
+				 strerror(-fd));
+			return fd;
+		}
+		if (!size) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0)
+		return 0;
+	stream__exit(&r->src);
+	if (r->part_fd >= 0)
+		close(r->part_fd);
+	r->part_fd = fd;
+	r->part_size = size;
+	stream__init(&r->src, fd, 0, 0, size);
+	if (!r->decomp)
+		return 1;
+	/* each file has its own zstd stream, begun with it */
+	decompressor__delete(r->decomp);
+	r->decomp = decompressor__new();
+	r->comp_budget += MIN(size, UINT64_MAX / 4 / COMP_RATIO_MAX) * COMP_RATIO_MAX;
+	return r->decomp ? 1 : -ENOMEM;
+}
+
+/* err, of a directory, then names the file it is about. */
+static void reader__name_part(const struct perf_reader *r, char *err, size_t errsz)
+{
+	char *what = r->dfd >= 0 ? strdup(err) : NULL;
+
+	if (what)
+		snprintf(err, errsz, "%s: %s", reader__part_name(r, r->part), what);
+	free(what);
+}
+
 int reader__for_each(struct perf_reader *r, reader_cb cb, void *arg, char *err, size_t errsz)
 {
 	const struct perf_event_header *h;
 	u64 off;
 	int ret;
 
-	while ((ret = reader__next(r, &h, &off, err, errsz)) == 1) {
-		ret = cb(r, h, off, arg);
-		if (ret)
-			return ret;
-	}
+	do {
+		while ((ret = reader__next(r, &h, &off, err, errsz)) == 1) {
+			ret = cb(r, h, off, arg);
+			if (ret)
+				return ret;
+		}
+	} while (!ret && (ret = reader__next_part(r, err, errsz)) == 1);
+	if (ret)
+		reader__name_part(r, err, errsz);
 	return ret;
 }
 

@@ -7,6 +7,7 @@
 #include "util/event.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,7 +23,7 @@
  * one pass over the rings a round), and those are printed; the rest at
  * the end. A file without rounds is held whole. */
 struct queued {
-	u64 time, seq, off;
+	u64 time, seq, off;	/* off: where (see where()) */
 	struct qblock *blk;
 	const struct perf_event_header *h;	/* a copy in blk */
 };
@@ -49,6 +50,27 @@ struct queue {
 	u64 skipped[READER_USER_TYPE_END];	/* records read but not decoded, by type */
 	u64 aux_bytes;	/* AUXTRACE's data, skipped */
 };
+
+/* Where a record is, for messages: its offset and, of a directory, the
+ * file's part number above any offset a file has, so that what is held
+ * stays small. */
+#define WHERE_PART_SHIFT 48
+#define WHERE_OFF_MASK ((1ULL << WHERE_PART_SHIFT) - 1)
+
+static u64 where(const struct perf_reader *r, u64 off)
+{
+	return (off & WHERE_OFF_MASK) | (u64)r->part << WHERE_PART_SHIFT;
+}
+
+/* The file a where is in: -i's, or of a directory "DIR: data.N". */
+static const char *where_file(const struct script *s, u64 w, char *buf, size_t size)
+{
+	if (s->reader.dfd < 0)
+		return s->o->input;
+	snprintf(buf, size, "%s: %s", s->o->input,
+		 reader__part_name(&s->reader, (int)(w >> WHERE_PART_SHIFT)));
+	return buf;
+}
 
 static inline int before(const struct queued *x, const struct queued *y)
 {
@@ -220,6 +242,7 @@ static int collect_record(struct perf_reader *r, const struct perf_event_header 
 	struct queue *qu = arg;
 	u64 time;
 
+	off = where(r, off);
 	if (!known_type(h->type)) {
 		qu->bad_off = off;
 		qu->bad_type = h->type;
@@ -284,16 +307,18 @@ static void warn_undecodable(struct script *s)
 static void report_bad_record(struct script *s, const struct perf_event_header *h, u64 at,
 			      int rc)
 {
-	unsigned long long off = at;
+	unsigned long long off = at & WHERE_OFF_MASK;
+	char buf[PATH_MAX + 64];
+	const char *file = where_file(s, at, buf, sizeof(buf));
 
 	if (rc == -ENOENT)
 		fprintf(s->o->msg, "perf script: %s: %s record at offset %#llx has id %llu, which no event has\n",
-			s->o->input, event__type_name(h->type), off, (unsigned long long)s->bad_id);
+			file, event__type_name(h->type), off, (unsigned long long)s->bad_id);
 	else if (rc == -EINVAL)
 		fprintf(s->o->msg, "perf script: %s: malformed %s record at offset %#llx: %s\n",
-			s->o->input, event__type_name(h->type), off, s->bad ? s->bad : "bad layout");
+			file, event__type_name(h->type), off, s->bad ? s->bad : "bad layout");
 	else
-		fprintf(s->o->msg, "perf script: %s: %s\n", s->o->input, strerror(-rc));
+		fprintf(s->o->msg, "perf script: %s: %s\n", file, strerror(-rc));
 }
 
 /* The maps -F sym,dso look in, for the kernel the file's build id says. */
@@ -352,9 +377,10 @@ static int script__process_all(struct script *s, struct queue *qu)
 		rc = queue__flush(qu, ~0ULL);
 	queue__say_skipped(qu, s);
 	if (rc == -EBADMSG)
-		snprintf(err, sizeof(err), "record at offset %#llx: unsupported type %u (perf "
-			 "6.1 knows none such and refuses it too)", (unsigned long long)qu->bad_off,
-			 qu->bad_type);
+		snprintf(err, sizeof(err), "%s%srecord at offset %#llx: unsupported type %u (perf "
+			 "6.1 knows none such and refuses it too)", s->reader.dfd < 0 ? "" :
+			 reader__part_name(&s->reader, (int)(qu->bad_off >> WHERE_PART_SHIFT)),
+			 s->reader.dfd < 0 ? "" : ": ", qu->bad_off & WHERE_OFF_MASK, qu->bad_type);
 	if (rc && !qu->failed)
 		fprintf(o->msg, "perf script: %s: %s\n", o->input,
 			rc == -EINVAL || rc == -EBADMSG ? err : strerror(-rc));

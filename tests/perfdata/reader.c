@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -773,6 +774,131 @@ static int test_window(const char *dir)
 	return TEST_OK;
 }
 
+/* A sample of IP and TIME: the time says which file it is in. */
+static void dir_sample(struct buf *b, u64 time)
+{
+	size_t start = event__begin(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+
+	buf__u64(b, 0x401000);
+	buf__u64(b, time);
+	event__end(b, start, 0, NULL);
+}
+
+/* dd/name: bytes, or with a header (one event, a sample of time 1000,
+ * the DIR_FORMAT feature saying version). 0 or -errno. */
+static int dir__write(const char *dd, const char *name, int header, u64 version, u64 time)
+{
+	struct perf_file_header h = {
+		.magic = PERF_MAGIC, .size = sizeof(h), .attr_size = sizeof(struct perf_file_attr),
+	};
+	struct perf_file_attr fa = { .attr = { .type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(fa.attr), .sample_period = 1,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME } };
+	struct buf b = { 0 }, recs = { 0 };
+	char path[400];
+	int fd, ret;
+
+	dir_sample(&recs, time);
+	if (header) {
+		h.attrs = (struct perf_file_section){ sizeof(h), sizeof(fa) };
+		h.data = (struct perf_file_section){ sizeof(h) + sizeof(fa), recs.len };
+		feature__set(h.adds_features, HEADER_DIR_FORMAT);
+		buf__add(&b, &h, sizeof(h));
+		buf__add(&b, &fa, sizeof(fa));
+	}
+	buf__add(&b, recs.p, recs.len);
+	if (header) {
+		struct perf_file_section f = { b.len + sizeof(f), sizeof(version) };
+
+		buf__add(&b, &f, sizeof(f));
+		buf__u64(&b, version);
+	}
+	snprintf(path, sizeof(path), "%s/%s", dd, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ret = b.err ? b.err : fd < 0 ? -errno : write_all(fd, b.p, b.len);
+	if (fd >= 0)
+		close(fd);
+	buf__release(&b);
+	buf__release(&recs);
+	return ret;
+}
+
+/* Each record is in the file its time says (data 1000, data.N N). */
+static int dir_record(struct perf_reader *r, const struct perf_event_header *h, u64 off,
+		      void *arg)
+{
+	const char *name = reader__part_name(r, r->part);
+	u64 want = !strcmp(name, "data") ? 1000 : strtoull(name + 5, NULL, 10);
+	int *seen = arg;
+
+	(void)off;
+	if (reader__record_time(r, h) != want)
+		return -EDOM;
+	(*seen)++;
+	return 0;
+}
+
+static int dir__read(const char *dd, int *seen, char *err, size_t errsz)
+{
+	struct perf_reader r;
+	int ret = reader__open(&r, dd, err, errsz);
+
+	*seen = 0;
+	if (!ret)
+		ret = reader__for_each(&r, dir_record, seen, err, errsz);
+	reader__close(&r);
+	return ret;
+}
+
+/* A perf.data directory: the header file's records, then each regular
+ * data.* file's; a FIFO left out without waiting on it, an empty file
+ * and a directory too; a link refused, and so is an unknown version or
+ * no record file at all. */
+static int test_dir(const char *dir)
+{
+	static const char *const names[] = { "data", "data.1", "data.2", "data.3", "data.4",
+					     "data.5" };
+	char dd[300], path[400], err[512];
+	int seen = 0, ret;
+
+	snprintf(dd, sizeof(dd), "%s/dir.data", dir);
+	TEST_ASSERT(!mkdir(dd, 0700), "mkdir %s", dd);
+	TEST_ASSERT(!dir__write(dd, "data", 1, 1, 1000) && !dir__write(dd, "data.1", 0, 0, 1) &&
+		    !dir__write(dd, "data.2", 0, 0, 2), "write");
+	snprintf(path, sizeof(path), "%s/data.3", dd);
+	TEST_ASSERT(!mkfifo(path, 0600), "mkfifo");
+	snprintf(path, sizeof(path), "%s/data.4", dd);
+	TEST_ASSERT(!mkdir(path, 0700), "mkdir");
+	snprintf(path, sizeof(path), "%s/data.5", dd);
+	close(open(path, O_WRONLY | O_CREAT, 0600));
+	ret = dir__read(dd, &seen, err, sizeof(err));
+	TEST_ASSERT(!ret && seen == 3, "read %d records of 3: %d %s", seen, ret, ret ? err : "");
+	snprintf(path, sizeof(path), "%s/data.5", dd);
+	unlink(path);
+	TEST_ASSERT(!symlink("data.1", path), "symlink");
+	ret = dir__read(dd, &seen, err, sizeof(err));
+	TEST_ASSERT(ret == -ELOOP && strstr(err, "data.5: a symbolic link"), "a link: %d %s",
+		    ret, err);
+	unlink(path);
+	TEST_ASSERT(!dir__write(dd, "data", 1, 2, 1000), "write");
+	ret = dir__read(dd, &seen, err, sizeof(err));
+	TEST_ASSERT(ret == -EINVAL && strstr(err, "DIR_FORMAT version 2"), "version 2: %s", err);
+	TEST_ASSERT(!dir__write(dd, "data", 1, 1, 1000), "write");
+	for (int i = 1; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dd, names[i]);
+		unlink(path);
+	}
+	ret = dir__read(dd, &seen, err, sizeof(err));
+	TEST_ASSERT(ret == -EINVAL && strstr(err, "no data.N"), "no record file: %s", err);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dd, names[i]);
+		if (unlink(path))
+			rmdir(path);
+	}
+	TEST_ASSERT(!rmdir(dd), "rmdir %s", dd);
+	return TEST_OK;
+}
+
 static int test_reader(struct test_ctx *ctx)
 {
 	char dir[] = "/tmp/perf-test-reader-XXXXXX";
@@ -792,11 +918,13 @@ static int test_reader(struct test_ctx *ctx)
 		ret = test_truncated(dir);
 	if (ret == TEST_OK)
 		ret = test_window(dir);
+	if (ret == TEST_OK)
+		ret = test_dir(dir);
 	image__cleanup(dir);
 	return ret;
 }
 
 const struct test_suite suite_perfdata_reader = {
-	"perfdata/reader", "perf.data reader: every sample_type bit, lies in lengths, mixed trailers, an id two events claim, a file truncated while read, records through windows from a file and a pipe (unaligned, across windows, AUXTRACE data skipped)",
+	"perfdata/reader", "perf.data reader: every sample_type bit, lies in lengths, mixed trailers, an id two events claim, a file truncated while read, records through windows from a file and a pipe (unaligned, across windows, AUXTRACE data skipped), a perf.data directory (its data.* files, a FIFO, a link)",
 	test_reader,
 };
