@@ -234,7 +234,42 @@ static int test_many_rejected(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* A format libtraceevent cannot even name (its ID not a number): the
+ * stock perf refuses the whole file ("error parsing event file"), so
+ * does this reader, whether the format passed our checks or not. */
+static int test_unnamed(struct test_ctx *ctx)
+{
+	static const char *const safe[] = {
+		"name: good\nID: 1\n" FIELDS "print fmt: \"x=%d\", REC->x\n",
+		"name: plus\nID: +7\n" FIELDS "print fmt: \"x=%d\", REC->x\n",
+	};
+	static const char *const unsafe[] = {
+		"name: good\nID: 1\n" FIELDS "print fmt: \"x=%d\", REC->x\n",
+		"name: plus\nID: +7\n" FIELDS "print fmt: \"x=%d\", REC->x % 0\n",
+	};
+	struct id_hash ids = { 0 };
+	struct tp_formats st;
+	struct buf b = { 0 };
+	struct tep_handle *tep;
+
+	(void)ctx;
+	tracing_blob_of(&b, "", safe, ARRAY_SIZE(safe));
+	TEST_ASSERT(!b.err, "blob");
+	tep = tp__parse_tracing_data(b.p, b.len, &ids, &st);
+	TEST_ASSERT(!tep, "a format libtraceevent cannot name was taken");
+	id_hash__exit(&ids);
+	buf__release(&b);
+	tracing_blob_of(&b, "", unsafe, ARRAY_SIZE(unsafe));
+	TEST_ASSERT(!b.err, "blob");
+	tep = tp__parse_tracing_data(b.p, b.len, &ids, &st);
+	TEST_ASSERT(!tep && st.left_out == 1, "a rejected format libtraceevent cannot name was "
+		    "taken (%u left out)", st.left_out);
+	id_hash__exit(&ids);
+	buf__release(&b);
+	return TEST_OK;
+}
+
 TEST_SUITE(suite_util_tp, "util/tp",
 	   "TRACING_DATA feature: build and parse back; crafted formats left out, no crash, no "
 	   "leak; divisions by zero left out; rejected formats asked about in one child",
-	   test_tracing_data, test_formats, test_division, test_many_rejected);
+	   test_tracing_data, test_formats, test_division, test_many_rejected, test_unnamed);
