@@ -458,6 +458,8 @@ int unwind__user_frames(struct machine *m, const struct sample *smp, u64 *pcs, i
 	return c->nr > 1 ? c->nr : 1;
 }
 
+static char *symtab_lookup(Elf *elf, u64 addr, u64 *value);
+
 /* The DWARF of the file dso's symbols came from (where the stock asks
  * addr2line about inlines), opened once a run; NULL if it has none. */
 static Dwarf *uw_dso__dwarf(struct uw_dso *d, const struct dso *dso)
@@ -497,10 +499,74 @@ static char *die_name(Dwarf_Die *die)
 	return dem ? dem : strdup(name);
 }
 
+/* Of two symbols at or below addr, whether b is the one libbfd's
+ * elf_find_function keeps over a (the first in the table of those that
+ * fit best). */
+static int bfd_better(const GElf_Sym *a, const GElf_Sym *b, u64 addr)
+{
+	int a_func = GELF_ST_TYPE(a->st_info) != STT_NOTYPE;
+	int b_func = GELF_ST_TYPE(b->st_info) != STT_NOTYPE;
+
+	if (b->st_value != a->st_value)
+		return b->st_value > a->st_value;
+	if (a->st_value + a->st_size <= addr)	/* a falls short: the longer */
+		return b->st_size > a->st_size;
+	if (b->st_value + b->st_size <= addr)
+		return 0;
+	if (a_func != b_func)
+		return b_func;
+	return b->st_size < a->st_size;
+}
+
+/* The symbol libbfd finds for addr in elf's .symtab, where addr2line
+ * takes a function's name from: its name (the caller frees it) and
+ * *value; NULL if none. */
+static char *symtab_lookup(Elf *elf, u64 addr, u64 *value)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym, best = { 0 };
+	Elf_Data *data;
+	size_t n, best_i = 0;
+	int found = 0;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+		return NULL;
+	n = data->d_size / sh.sh_entsize;
+	for (size_t i = 0; i < n && gelf_getsym(data, i, &sym); i++) {
+		int t = GELF_ST_TYPE(sym.st_info);
+
+		if ((t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_NOTYPE) ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+		    sym.st_value > addr || (found && !bfd_better(&best, &sym, addr)))
+			continue;
+		best = sym;
+		best_i = i;
+		found = 1;
+	}
+	const char *name = found && gelf_getsym(data, best_i, &sym) ?
+			   elf_strptr(elf, sh.sh_link, sym.st_name) : NULL;
+
+	*value = sym.st_value;
+	return name && *name ? strdup(name) : NULL;
+}
+
+/* cu was made by GNU as (its functions are .type symbols). */
+static int from_assembler(Dwarf_Die *cu)
+{
+	Dwarf_Attribute a;
+	const char *producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &a));
+
+	return producer && !strncmp(producer, "GNU AS", 6);
+}
+
 /* The functions at vaddr of dw, innermost first up to the one holding
  * them; none where no line is known (addr2line's "??:0"). NULL without
  * memory. */
-static struct inlines *inlines__new(Dwarf *dw, u64 vaddr)
+static struct inlines *inlines__new(Elf *elf, Dwarf *dw, u64 vaddr)
 {
 	struct inlines *in = calloc(1, sizeof(*in) + UNWIND_MAX_INLINES * sizeof(char *));
 	Dwarf_Die cu, *scopes = NULL;
@@ -511,7 +577,9 @@ static struct inlines *inlines__new(Dwarf *dw, u64 vaddr)
 	/* dwarf_getscopes() goes on from an inlined instance to its abstract
 	 * definition's scopes; the instances it is nested in are the
 	 * innermost scope's parents in the tree */
-	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	/* the assembler's functions are not addr2line's: it names the
+	 * symbol there */
+	n = from_assembler(&cu) ? 0 : dwarf_getscopes(&cu, vaddr, &scopes);
 	if (n > 0) {
 		Dwarf_Die inner = scopes[0];
 
@@ -532,6 +600,16 @@ static struct inlines *inlines__new(Dwarf *dw, u64 vaddr)
 			break;
 	}
 	free(scopes);
+	/* a line but no function (assembly): addr2line names the symbol
+	 * there, as libbfd picks it */
+	if (!in->nr) {
+		u64 value;
+
+		in->names[0] = symtab_lookup(elf, vaddr, &value);
+		in->nr = 1;
+		if (!in->names[0] && !(in->names[0] = strdup("??")))
+			in->nr = 0;
+	}
 	return in;
 }
 
@@ -546,7 +624,7 @@ static const struct inlines *unwind_cache__inlines(struct unwind_cache *c, struc
 	if (!d || !(dw = uw_dso__dwarf(d, dso)))
 		return NULL;
 	in = id_hash__find(&d->inlines, vaddr);
-	if (!in && (in = inlines__new(dw, vaddr)) && id_hash__add(&d->inlines, vaddr, in)) {
+	if (!in && (in = inlines__new(d->dw_elf, dw, vaddr)) && id_hash__add(&d->inlines, vaddr, in)) {
 		for (int i = 0; i < in->nr; i++)
 			free(in->names[i]);
 		free(in);
