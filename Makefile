@@ -13,8 +13,9 @@ O       ?= build
 OPTFLAGS ?= -O2 -g
 CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
            $(shell pkg-config --cflags $(PKGS))
-# -liberty: cplus_demangle, C++ names as the stock perf demangles them
-LDLIBS  += $(shell pkg-config --libs $(PKGS)) -liberty -pthread
+# -liberty: cplus_demangle, C++ names as the stock perf demangles them;
+# -ldw: libdw's unwinder and DWARF reader, for --call-graph dwarf stacks
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) -ldw -liberty -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 # the layers, top to bottom (tests/check-layers keeps includes flowing down)

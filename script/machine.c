@@ -1,6 +1,7 @@
 /* Mappings of processes and of the kernel, built from a file's records in
  * time order, and addresses resolved against them. */
 #include "script/machine.h"
+#include "script/unwind.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -17,6 +18,7 @@
 struct maps {
 	struct map *v;	/* sorted, not overlapping */
 	size_t nr, cap;
+	u64 gen;	/* changes with v: what the unwinder built on them is stale */
 };
 
 /* perf's flag on a HEADER_BUILD_ID entry: the size byte after the 20
@@ -79,6 +81,7 @@ int machine__init(struct machine *m, struct dsos *dsos, const u8 *kernel_bid, in
 
 void machine__exit(struct machine *m)
 {
+	unwind_cache__delete(m->unwind);
 	for (size_t i = 0; i < m->procs.cap; i++) {
 		struct maps *p = m->procs.owners[i];
 
@@ -153,6 +156,7 @@ static int maps__insert(struct machine *m, struct maps *p, const struct map *map
 		right.start = map->end;
 		add[nr_new++] = right;
 	}
+	p->gen = ++m->gen;
 	memmove(p->v + lo + nr_new, p->v + hi, (p->nr - hi) * sizeof(*p->v));
 	memcpy(p->v + lo, add, nr_new * sizeof(*add));
 	p->nr = p->nr - (hi - lo) + nr_new;
@@ -220,6 +224,7 @@ int machine__fork(struct machine *m, u32 pid, u32 ppid)
 	/* a reused pid forgets its earlier process */
 	m->nr_maps -= child->nr;
 	child->nr = 0;
+	child->gen = ++m->gen;
 	if (m->nr_maps + parent->nr > MAX_MAPS_TOTAL)
 		return 0;
 	if (maps__reserve(child, parent->nr))
@@ -244,6 +249,22 @@ static const struct map *maps__find(const struct maps *p, u64 ip)
 			hi = mid;
 	}
 	return lo < p->nr && p->v[lo].start <= ip ? &p->v[lo] : NULL;
+}
+
+const struct map *machine__user_maps(struct machine *m, u32 pid, size_t *nr, u64 *gen)
+{
+	const struct maps *p = id_hash__find(&m->procs, pid);
+
+	*nr = p ? p->nr : 0;
+	*gen = p ? p->gen : 0;
+	return p ? p->v : NULL;
+}
+
+const struct map *machine__user_map(struct machine *m, u32 pid, u64 addr)
+{
+	const struct maps *p = id_hash__find(&m->procs, pid);
+
+	return p ? maps__find(p, addr) : NULL;
 }
 
 void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct addr_loc *al)

@@ -26,6 +26,8 @@ struct machine {
 	struct map kernel_map;	/* [kernel.kallsyms]: its addresses are its own */
 	const void *bid_feature;	/* the file's BUILD_ID feature (NULL: none) */
 	u64 bid_feature_size;
+	u64 gen;		/* counts the changes to any process's maps */
+	struct unwind_cache *unwind;	/* made on the first dwarf stack: unwind.h */
 };
 
 /* Where an address is: map NULL when no mapping has it; sym NULL when its
@@ -59,6 +61,11 @@ int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
 /* A FORK record: a new process starts with a copy of its parent's maps.
  * 0 or -ENOMEM. */
 int machine__fork(struct machine *m, u32 pid, u32 ppid);
+/* pid's maps at this point of the file, sorted by address (NULL, *nr 0:
+ * none), valid until the next MMAP or FORK; *gen changes whenever they do. */
+const struct map *machine__user_maps(struct machine *m, u32 pid, size_t *nr, u64 *gen);
+/* The map of pid that has addr, NULL if none. */
+const struct map *machine__user_map(struct machine *m, u32 pid, u64 addr);
 /* ip of process pid in cpumode (PERF_RECORD_MISC_KERNEL/USER). */
 void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct addr_loc *al);
 

@@ -3,6 +3,7 @@
  * prints them. */
 #include "script/script-internal.h"
 #include "script/comm-map.h"
+#include "script/unwind.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -218,6 +219,10 @@ static void print_chain(struct script *s, const struct sample *smp)
 				  HAS(s, FIELD_DSO));
 		fputc('\n', s->out);
 	}
+	/* --call-graph dwarf: the user frames the stack dump unwinds to */
+	if (s->dsos && unwind__has_stack(smp))
+		unwind__print(&s->machine, smp, (int)MIN(max, (u64)INT_MAX), s->out,
+			      HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF), HAS(s, FIELD_DSO));
 }
 
 /* The fields after the opening columns, in the stock perf's order. */

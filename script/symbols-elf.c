@@ -216,34 +216,70 @@ static void bid_hex(char *hex, const u8 *bid, int len)
 		sprintf(hex + 2 * i, "%02x", bid[i]);
 }
 
-int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir)
+/* Where copies of dso's file may be, best first: the build-id cache's
+ * (the file may be gone or rebuilt since the recording; the stock perf's
+ * cache links the build id to a directory that holds the file as "elf"),
+ * debuginfo (index DSO_PATH_DEBUG: no loadable copy), then the file. */
+enum { DSO_PATH_ELF, DSO_PATH_CACHED, DSO_PATH_DEBUG, DSO_PATH_NAME, DSO_PATHS };
+
+struct dso_paths {
+	char elf[PATH_MAX], cached[PATH_MAX], debug[PATH_MAX];
+	const char *v[DSO_PATHS];	/* "" where there is none */
+};
+
+static void dso_paths(struct dso_paths *p, const struct dso *dso, const char *buildid_dir)
 {
-	char hex[2 * BUILD_ID_SIZE + 1] = "", cached[PATH_MAX] = "", elf[PATH_MAX] = "";
-	char debug[PATH_MAX] = "";
-	/* the copies the build id names first: the file may be gone or
-	 * rebuilt since the recording. The stock perf's cache links the
-	 * build id to a directory that holds the file as "elf". */
-	const char *paths[] = { elf, cached, debug, dso->name };
+	char hex[2 * BUILD_ID_SIZE + 1] = "";
 	u8 file_bid[BUILD_ID_SIZE];
 	const u8 *bid = dso->bid;
 	int bid_len = dso->bid_len;
 
+	*p->elf = *p->cached = *p->debug = 0;
+	p->v[DSO_PATH_ELF] = p->elf;
+	p->v[DSO_PATH_CACHED] = p->cached;
+	p->v[DSO_PATH_DEBUG] = p->debug;
+	p->v[DSO_PATH_NAME] = dso->name;
 	/* a map without a build id (the kernel's MMAP2 by default): the
 	 * file's own names its debuginfo, as the stock finds it through the
 	 * BUILD_ID feature */
 	if (!bid_len && dso->name[0] == '/' && (bid_len = build_id__from_path(dso->name, file_bid)) > 0)
 		bid = file_bid;
-	if (bid_len > 0) {
-		bid_hex(hex, bid, bid_len);
-		snprintf(cached, sizeof(cached), "%s/.build-id/%.2s/%s", buildid_dir, hex, hex + 2);
-		snprintf(elf, sizeof(elf), "%s/.build-id/%.2s/%s/elf", buildid_dir, hex, hex + 2);
-		snprintf(debug, sizeof(debug), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	if (bid_len <= 0)
+		return;
+	bid_hex(hex, bid, bid_len);
+	snprintf(p->cached, PATH_MAX, "%s/.build-id/%.2s/%s", buildid_dir, hex, hex + 2);
+	snprintf(p->elf, PATH_MAX, "%s/.build-id/%.2s/%s/elf", buildid_dir, hex, hex + 2);
+	snprintf(p->debug, PATH_MAX, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+}
+
+int elf__open_loadable(const struct dso *dso, const char *buildid_dir)
+{
+	struct dso_paths p;
+
+	dso_paths(&p, dso, buildid_dir);
+	for (int i = 0; i < DSO_PATHS; i++) {
+		int fd;
+		Elf *elf = *p.v[i] && i != DSO_PATH_DEBUG ? elf_open(p.v[i], dso, &fd) : NULL;
+
+		if (elf) {
+			elf_end(elf);
+			return fd;
+		}
 	}
+	return -ENOENT;
+}
+
+int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir)
+{
+	struct dso_paths p;
+	const char *const *paths = p.v;
+
+	dso_paths(&p, dso, buildid_dir);
 	/* the segments and the PLT from a loadable copy: a .debug file's
 	 * segments may be moved, and its .plt is empty */
-	for (size_t i = 0; i < ARRAY_SIZE(paths) && !dso->nr_segs; i++) {
+	for (size_t i = 0; i < DSO_PATHS && !dso->nr_segs; i++) {
 		int fd, rc;
-		Elf *elf = *paths[i] && paths[i] != debug ? elf_open(paths[i], dso, &fd) : NULL;
+		Elf *elf = *paths[i] && i != DSO_PATH_DEBUG ? elf_open(paths[i], dso, &fd) : NULL;
 
 		if (!elf)
 			continue;
@@ -255,7 +291,7 @@ int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir)
 	}
 	/* a .symtab wherever it is, else the first .dynsym */
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		for (size_t i = 0; i < DSO_PATHS; i++) {
 			u32 type = pass ? SHT_DYNSYM : SHT_SYMTAB;
 			int fd, rc;
 			Elf *elf = *paths[i] ? elf_open(paths[i], dso, &fd) : NULL;
@@ -269,6 +305,10 @@ int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir)
 			if (!dso->nr_segs)
 				load_segs(dso, elf);
 			rc = load_syms(t, elf, type);
+			/* the stock looks for inlined functions where it found
+			 * the symbols */
+			free(dso->symsrc);
+			dso->symsrc = strdup(paths[i]);
 			elf_close(elf, fd);
 			return rc;
 		}

@@ -31,6 +31,10 @@ void symtab__exit(struct symtab *t);
  * build id is dso's (any, if dso has none) and has a .symtab, else the
  * first with a .dynsym. Fills dso's segments. 0 or -errno. */
 int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir);
+/* A read-only descriptor of the first loadable copy of dso's ELF (the
+ * build-id cache's, else the file itself) whose build id is dso's, a
+ * regular file of sane size; -ENOENT if none. */
+int elf__open_loadable(const struct dso *dso, const char *buildid_dir);
 /* The functions of this process's vdso: the same kernel made the
  * recorded one. 0 or -errno. */
 int elf__load_vdso(struct symtab *t, struct dso *dso);

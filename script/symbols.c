@@ -110,6 +110,7 @@ void dsos__delete(struct dsos *d)
 			free(dso->name);
 			free(dso->syms);
 			free(dso->names);
+			free(dso->symsrc);
 			free(dso);
 		}
 	}
@@ -386,6 +387,11 @@ static void dso__load(struct dsos *d, struct dso *dso)
 		return;
 	}
 	symtab__finish(&t, dso);
+}
+
+int dsos__open_elf(struct dsos *d, const struct dso *dso)
+{
+	return dso->kind == DSO_ELF ? elf__open_loadable(dso, d->buildid_dir) : -ENOENT;
 }
 
 /* An ELF file offset as the virtual address its symbols are at. */

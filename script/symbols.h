@@ -39,6 +39,7 @@ struct dso {
 	char *names;
 	struct dso_seg segs[8];
 	int nr_segs;
+	char *symsrc;	/* the file the symbols came from (NULL: none) */
 	struct dso *next;	/* in its hash chain */
 };
 
@@ -65,6 +66,10 @@ struct dso *dsos__get(struct dsos *d, enum dso_kind kind, const char *name, cons
  * itself. *off gets addr's offset from the symbol's start. */
 const struct symbol *dso__find(struct dsos *d, struct dso *dso, u64 addr, u64 *off);
 
+/* A read-only descriptor of dso's ELF file as it was recorded (its
+ * build-id cache copy first), checked as the symbols' files are: the
+ * caller closes it. -ENOENT when there is none (a kernel, a JIT map). */
+int dsos__open_elf(struct dsos *d, const struct dso *dso);
 
 /* s's name, owned by dso. */
 static inline const char *symbol__name(const struct dso *dso, const struct symbol *s)

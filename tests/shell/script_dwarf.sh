@@ -1,0 +1,71 @@
+#!/bin/bash
+# perf script on --call-graph dwarf files: the user stack dumps unwound (libdw) to the stock's frames, inlined functions included, byte for byte the stock's output by default, with -F ip,sym,symoff,dso, --max-stack and -G; a file with its stack dumps and registers scrambled is read without a crash
+. "$(dirname "$0")/lib/common.sh"
+need_stock
+command -v cc > /dev/null || skip "no cc"
+cd "$TMP" || exit 1
+
+cat > nest.c <<'C'
+#include <stdlib.h>
+static volatile unsigned long sink;
+static inline __attribute__((always_inline)) void inner(int n) { for (int i = 0; i < n; i++) sink += i * 3; }
+__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) sink += i; inner(n); }
+__attribute__((noinline)) void mid(int n) { leaf(n); }
+__attribute__((noinline)) void top(int n) { mid(n); }
+int main(int argc, char **argv) { int n = argc > 1 ? atoi(argv[1]) : 200; for (int i = 0; i < n; i++) top(1000000); return 0; }
+C
+cc -g -O1 -fno-omit-frame-pointer -o nest nest.c || fail "cc nest.c"
+"$PERF" record -q --call-graph dwarf -e cpu-clock -o dwarf.data -- ./nest 60 2> rec.err ||
+	fail "perf record --call-graph dwarf: $(head -2 rec.err)"
+
+own() {	# FILE: its samples in nest's loop (a sample a paragraph, or a line with -G)
+	if grep -q '^$' "$1"; then
+		awk -v RS= -v ORS='\n\n' '/ (leaf|mid|top)\+0x/' "$1"
+	else
+		grep -E ' (leaf|mid|top|inner)\+0x' "$1"
+	fi
+}
+same() {	# ARGS...: both perfs print the same bytes and exit alike
+	local tag
+	tag=$(echo "$*" | tr -c 'a-z0-9\n' _)
+	[ -n "$tag" ] || tag=default
+	"$PERF" script -i dwarf.data "$@" > "$tag.ours" 2> "$tag.ours.err"
+	local ours=$?
+	"$STOCK" script -i dwarf.data "$@" > "$tag.stock" 2> "$tag.stock.err"
+	local stock=$?
+	[ "$ours" = "$stock" ] || fail "$*: exit $ours, the stock's $stock: $(head -2 "$tag.ours.err")"
+	# the samples of nest's loop: in the loader and libc the stock names
+	# assembler functions after the alias its addr2line picks, which this
+	# perf does not always match
+	own "$tag.ours" > "$tag.ours.own"
+	own "$tag.stock" > "$tag.stock.own"
+	[ "$(wc -l < "$tag.stock.own")" -gt 20 ] || fail "$*: only $(wc -l < "$tag.stock.own") lines of nest's samples"
+	cmp -s "$tag.ours.own" "$tag.stock.own" ||
+		fail "$*: ours and the stock's differ: $(diff "$tag.ours.own" "$tag.stock.own" | head -6)"
+	log "$*: $(wc -l < "$tag.ours") lines alike"
+}
+same
+same -F ip,sym,symoff,dso
+same --max-stack 3
+same -G
+# the frames unwound from the dump: the inlined function, then its callers
+# up to main, each in nest
+grep -A4 "inner+0x[0-9a-f]* (inlined)" default.ours | grep -q "top+0x[0-9a-f]* ($TMP/nest)" &&
+	grep -q "main+0x[0-9a-f]* ($TMP/nest)" default.ours ||
+	fail "no unwound frames: $(grep -m1 -A6 cpu-clock default.ours)"
+
+# the stack dumps and registers are the file's: scrambled, no crash
+size=$(stat -c %s dwarf.data)
+for seed in 1 2 3 4 5 6 7 8; do
+	cp dwarf.data fuzz.data
+	RANDOM=$seed
+	for i in $(seq 200); do
+		off=$(( (RANDOM * 32768 + RANDOM) % (size - 4096) + 4096 ))
+		printf "\\x$(printf %02x $((RANDOM % 256)))" |
+			dd of=fuzz.data bs=1 seek=$off conv=notrunc status=none
+	done
+	"$PERF" script -i fuzz.data > fuzz.out 2> fuzz.err
+	rc=$?
+	[ $rc -lt 128 ] || fail "seed $seed: perf script died (status $rc): $(tail -2 fuzz.err)"
+done
+exit 0
