@@ -272,8 +272,10 @@ int cmd_record(int argc, const char **argv)
 		ret = record__dry_run(&rec);
 		goto out;
 	}
-	if (record__setup(&rec, argv))
+	if (record__setup(&rec, argv)) {
+		ret = rec.status ? rec.status : 1;
 		goto out;
+	}
 	ret = record__start(&rec, argv);
 	if (!ret)
 		ret = record__run(&rec, &signo);

@@ -53,7 +53,8 @@ struct drain_threads {
 
 /* --threads: checks the spec against the recorded CPUs and the other
  * options, and makes rec->threads (not running yet). 0 (also without
- * --threads) or -EINVAL after saying why in one line. */
+ * --threads), or -errno after saying why in the stock's words, with
+ * rec->status the stock's exit status for it. */
 int drain_threads__setup(struct record *rec);
 /* Stops the threads, removes an unfinished directory, frees dt. */
 void drain_threads__delete(struct drain_threads *dt);

@@ -783,10 +783,34 @@ static int record__setup_dump_opts(struct record *rec)
 	return 0;
 }
 
-/* Checks the option combinations and derives the ring sizes. 0 or 129. */
+/* --threads with what the stock refuses or drops in parallel mode, in
+ * its words and with its status: 0, or 255 for -o -. */
+static int record__check_threads(struct record *rec)
+{
+	if (!rec->opts.threads_spec)
+		return 0;
+	if (rec->data.pipe) {
+		pr_err("Parallel trace streaming is not available in pipe mode.\n");
+		return 255;
+	}
+	/* the drain threads give no sample to a trigger: the stock goes on
+	 * without the event, and so does this perf */
+	if (rec->switch_event) {
+		pr_err("WARNING: --switch-output-event option is not available in parallel "
+		       "streaming mode.\n");
+		rec->switch_event = NULL;
+	}
+	return 0;
+}
+
+/* Checks the option combinations and derives the ring sizes. 0, 129, or
+ * the stock's status for a refusal of its own. */
 static int record__check_opts(struct record *rec)
 {
-	int ret = record__check_modes(rec);
+	int ret = record__check_threads(rec);
+
+	if (!ret)
+		ret = record__check_modes(rec);
 
 	if (!ret)
 		ret = record__check_triggers(rec);

@@ -11,22 +11,53 @@ N=3000	# numbered close()s per CPU: fewer than a 1M ring holds, so none is lost
 EV="-c 1 -e syscalls:sys_enter_close"
 M=1M	# the rings: they hold all N
 
-# refused as the stock refuses them: non-zero, one line naming the spec
-refused() {	# WORDS-EXPECTED ARGS...
-	local want=$1
-	shift
+# refused as the stock refuses them: its exit status, its words on
+# stderr byte for byte, nothing left behind
+refused() {	# ARGS... (OUT: the output option, -o bad.data unless set)
+	local want got
 	rm -rf bad.data
-	"$PERF" record "$@" -a -o bad.data -- true 2> bad.err && fail "$* accepted"
-	[ "$(wc -l < bad.err)" -eq 1 ] || fail "$*: not one line: $(cat bad.err)"
-	grep -q -- "$want" bad.err || fail "$*: want '$want': $(cat bad.err)"
+	"$STOCK" record -e cpu-clock ${OUT--o bad.data} "$@" -- true > /dev/null 2> want.err
+	want=$?
+	rm -rf bad.data
+	"$PERF" record -e cpu-clock ${OUT--o bad.data} "$@" -- true > /dev/null 2> bad.err
+	got=$?
+	[ $want -ne 0 ] || fail "$*: the stock accepts it: $(cat want.err)"
+	[ $got -eq $want ] || fail "$*: exit $got, the stock's $want: $(cat bad.err)"
+	cmp -s want.err bad.err || fail "$*: not the stock's words: $(diff want.err bad.err)"
 	[ ! -e bad.data ] || fail "$*: left bad.data"
 }
-refused "Intersecting maps mask: 0" --threads=0/0:0/1
-refused "Intersecting affinity mask: 0" --threads=0/0:1/0
-refused "Invalid thread maps or affinity specs" --threads=foo
-refused "Invalid thread maps or affinity specs" --threads=0/0:1
-refused "Empty maps mask: 1" --threads=1/1 -C 0
-refused "Empty maps mask: 1" --threads=0-1/0:1/1 -C 0
+refused --threads=0/0:0/1 -a
+refused --threads=0/0:1/0 -a
+refused --threads=foo -a
+refused --threads=user -a
+refused --threads=0/0:1 -a
+refused --threads=:: -a
+refused --threads=1/1 -C 0
+refused --threads=0/1 -C 0
+refused --threads=0-1/0:1/1 -C 0
+refused --threads=$(($(nproc --all) + 1))/0 -a
+refused --threads=0/$(($(nproc --all) + 1)) -a
+refused --threads=99999/0 -a
+refused --threads=2-1/0 -a
+refused --threads=0,0/0 -a
+refused --threads=a/0 -a
+refused --threads --per-thread
+OUT="-o -" refused --threads=0/0 -a
+# accepted as the stock accepts them: a layout's name begins the spec,
+# lists read as its library reads them, parts past the second ignored
+for spec in cpus CPU:x 0,/0 0-/0 0/0/1 ::0/0; do
+	rm -rf ok.data
+	"$PERF" record -e cpu-clock --threads=$spec -a -o ok.data -- true 2> ok.err ||
+		fail "--threads=$spec refused: $(cat ok.err)"
+	stock_reads_clean ok.data
+done
+# --switch-output-event: the stock's warning, and a recording without it
+rm -rf ok.data
+"$PERF" record -e cpu-clock --threads --switch-output-event cpu-clock -a -o ok.data -- true \
+	2> ok.err || fail "--switch-output-event refused: $(cat ok.err)"
+grep -qx 'WARNING: --switch-output-event option is not available in parallel streaming mode.' \
+	ok.err || fail "--switch-output-event: no warning: $(cat ok.err)"
+[ -d ok.data ] || fail "--switch-output-event: no ok.data: $(cat ok.err)"
 
 # CPU $1's numbered close()s, BASE $2, on that CPU only
 closes_on() { taskset -c "$1" "$PERF" test -w closes $N "$2"; }
