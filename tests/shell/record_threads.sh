@@ -171,4 +171,18 @@ done
 # the tracking the threads drained names the workload
 "$STOCK" script -i "$f" -F comm,trace 2>/dev/null | grep -q '^ *perf .*fd: 0x' ||
 	fail "--overwrite: the dump's events have no comm"
+# --max-size counts every thread's bytes, as the stock does: the recording
+# stops once the directory holds that much, the workload terminated (143)
+rm -rf ms.data
+start=$SECONDS
+"$PERF" record --threads --max-size=200K -c 20000 -e cpu-clock -a -o ms.data -- \
+	"$PERF" test -w spin 30 2> ms.err
+rc=$?
+[ $rc = 143 ] || fail "--max-size: exit $rc, want 143 (SIGTERM of the workload): $(cat ms.err)"
+[ $((SECONDS - start)) -lt 20 ] || fail "--max-size=200K took $((SECONDS - start)) s"
+kb=$(sed -n 's/^\[ perf record: perf size limit reached (\([0-9]*\) KB), stopping session \]$/\1/p' ms.err)
+[ -n "$kb" ] && [ "$kb" -ge 200 ] || fail "--max-size: $(cat ms.err)"
+[ "$(cat ms.data/data.* | wc -c)" -gt 0 ] || fail "--max-size: the threads wrote nothing"
+[ "$(cat ms.data/* | wc -c)" -ge $((200 << 10)) ] || fail "--max-size: $(du -b ms.data)"
+stock_reads_clean ms.data
 exit 0
