@@ -4,6 +4,7 @@
 #include "buildid/build-id.h"
 #include "util/cgroup.h"
 #include "perfdata/compress.h"
+#include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/parse-events.h"
 #include "lib/parse-options.h"
@@ -299,6 +300,36 @@ static int opt_threads(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* --strict-freq: a frequency above the kernel's maximum fails, as the
+ * stock's does, where without it evsel__open() caps it. -F: the stock's
+ * words and status (234); a freq= term: the kernel refuses the stock's
+ * event (255), said here before anything is opened. 0 or the status. */
+static int record__check_strict_freq(struct record *rec)
+{
+	long max = rec->opts.strict_freq ? sysctl__read("perf_event_max_sample_rate", 0) : 0;
+
+	if (max <= 0)
+		return 0;
+	if (rec->opts.freq > (u64)max) {
+		pr_err("error: Maximum frequency rate (%ld Hz) exceeded: use -F with a lower "
+		       "value or raise /proc/sys/kernel/perf_event_max_sample_rate "
+		       "(--strict-freq)\n", max);
+		return 234;
+	}
+	for (int i = 0; i < rec->evlist->nr_entries; i++) {
+		const struct evsel *e = rec->evlist->entries[i];
+
+		if (e->user_period && e->attr.freq && e->attr.sample_freq > (u64)max) {
+			pr_err("error: %s: Maximum frequency rate (%ld Hz) exceeded by freq=%llu: "
+			       "lower it or raise /proc/sys/kernel/perf_event_max_sample_rate "
+			       "(--strict-freq)\n", e->name, max,
+			       (unsigned long long)e->attr.sample_freq);
+			return 255;
+		}
+	}
+	return 0;
+}
+
 /* What the sample options need checked together, once all are parsed.
  * 0, or 129 after saying why. */
 static int record__check_sample_opts(struct record *rec)
@@ -322,18 +353,7 @@ static int record__check_sample_opts(struct record *rec)
 		if (!opts->quiet)
 			pr_err("info: Using a maximum frequency rate of %ld Hz\n", max);
 	}
-	if (opts->strict_freq && opts->freq) {
-		long max = sysctl__read("perf_event_max_sample_rate", 0);
-
-		/* the stock's words and status; without it -F is capped */
-		if (max > 0 && opts->freq > (u64)max) {
-			pr_err("error: Maximum frequency rate (%ld Hz) exceeded: use -F with a lower "
-			       "value or raise /proc/sys/kernel/perf_event_max_sample_rate "
-			       "(--strict-freq)\n", max);
-			return 234;
-		}
-	}
-	return 0;
+	return record__check_strict_freq(rec);
 }
 
 static int opt_switch_output(const struct option *opt, const char *arg, int unset)

@@ -71,7 +71,8 @@ opt_status() {	# PERF ARGS...: exit status of a short recording
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 for o in --aio --aio=2 --no-aio --debuginfod --debuginfod=http://localhost:1 \
 	 --num-thread-synthesize=2 --strict-freq --transaction "-m 8,16" "-m ,16" "-m 16K,64K" \
-	 "--strict-freq -F $max" "--strict-freq -F $((max + 1))" "-m 8,abc"; do
+	 "--strict-freq -F $max" "--strict-freq -F $((max + 1))" "-m 8,abc" \
+	 "--strict-freq -e cpu-clock/freq=$max/" "--strict-freq -e cpu-clock/freq=$((max + 1))/"; do
 	got=$(opt_status "$PERF" $o)
 	want=$(opt_status "$STOCK" $o)
 	[ "$got" = "$want" ] || fail "record $o: exit status $got, the stock's $want: $(cat opt.err)"
@@ -88,6 +89,10 @@ opt_status "$PERF" --debuginfod > /dev/null
 	fail "--debuginfod: $(cat opt.err)"
 opt_status "$PERF" --strict-freq -F $((max + 1)) > /dev/null
 grep -q "^error: Maximum frequency rate ($max Hz) exceeded" opt.err || fail "--strict-freq: $(cat opt.err)"
+# a freq= term over the maximum: refused before anything opens, in one line
+opt_status "$PERF" --strict-freq -e cpu-clock/freq=$((max + 1))/ > /dev/null
+[ "$(cat opt.err)" = "error: cpu-clock: Maximum frequency rate ($max Hz) exceeded by freq=$((max + 1)): lower it or raise /proc/sys/kernel/perf_event_max_sample_rate (--strict-freq)" ] ||
+	fail "--strict-freq, freq= term: $(cat opt.err)"
 # -v says what each does here
 opt_status "$PERF" -v --transaction --aio --num-thread-synthesize=4 -m 8,16 > /dev/null
 for l in "--transaction: no event recorded here has transaction flags" "--aio: the rings are written" \
