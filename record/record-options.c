@@ -1098,6 +1098,12 @@ static void record__options_compat(struct record *rec, struct option_table *t)
 			 "can't be used"),
 		OPT_BOOL(0, "transaction", &opts->transaction, "sample transaction flags (special "
 			 "events only)"),
+		OPT_STR(0, "clang-path", &opts->clang_path, "clang path", "clang binary to use for "
+			"compiling BPF scriptlets (no BPF C event here)"),
+		OPT_STR(0, "clang-opt", &opts->clang_opt, "clang options", "options passed to "
+			"clang when compiling BPF scriptlets (no BPF C event here)"),
+		OPT_STR(0, "vmlinux", &opts->vmlinux, "file", "vmlinux pathname (checked against "
+			"the running kernel's build id)"),
 	};
 
 	option_table__add(t, o, ARRAY_SIZE(o));
@@ -1117,6 +1123,46 @@ static void record__say_compat(const struct record_opts *opts)
 		       "(special events only)\n");
 	if (opts->aux_mmap_bytes)
 		pr_err("perf record: -m: no AUX area event: the AUX size is ignored\n");
+	if (opts->clang_opt || opts->clang_path)
+		pr_err("perf record: %s: no BPF scriptlet to compile: events are not BPF C "
+		       "files here\n", opts->clang_opt ? "--clang-opt" : "--clang-path");
+}
+
+/* --vmlinux: a file that cannot be read is refused in the stock's words
+ * and status (234). This perf names kernel samples from /proc/kallsyms
+ * and takes the kernel's build id from /sys/kernel/notes: the image is
+ * compared with the running kernel, a warning where it is another's (its
+ * symbols would not match the recording). 0 or 234. */
+static int record__check_vmlinux(const struct record_opts *opts)
+{
+	u8 want[BUILD_ID_SIZE], got[BUILD_ID_SIZE];
+	char w[2 * BUILD_ID_SIZE + 1], g[2 * BUILD_ID_SIZE + 1];
+	int nw, ng;
+
+	if (!opts->vmlinux)
+		return 0;
+	if (access(opts->vmlinux, R_OK)) {
+		pr_err("Invalid file: %s\n", opts->vmlinux);
+		return 234;
+	}
+	nw = build_id__kernel(want);
+	ng = build_id__from_path(opts->vmlinux, got);
+	if (nw <= 0)
+		return 0;	/* nothing to compare with */
+	build_id__hex(want, nw, w);
+	if (ng <= 0 || ng != nw || memcmp(want, got, nw)) {
+		if (opts->quiet)
+			return 0;
+		if (ng > 0)
+			build_id__hex(got, ng, g);
+		pr_err("Warning: --vmlinux %s: %s%s, not the running kernel's %s: its symbols "
+		       "would not match this recording\n", opts->vmlinux,
+		       ng > 0 ? "build id " : "no build id", ng > 0 ? g : "", w);
+	} else if (opts->verbose) {
+		pr_err("perf record: --vmlinux %s: the running kernel's image (build id %s)\n",
+		       opts->vmlinux, w);
+	}
+	return 0;
 }
 
 /* The flight recorder and the triggers of --switch-output, --control. */
@@ -1194,6 +1240,8 @@ static int record__check_args(struct record *rec, int argc)
 	ret = record__check_opts(rec);
 	if (!ret)
 		ret = record__check_sample_opts(rec);
+	if (!ret)
+		ret = record__check_vmlinux(opts);
 	if (!ret)
 		record__say_compat(opts);
 	return ret;
