@@ -55,6 +55,9 @@ static int record__setup_events(struct record *rec)
 		pr_err("perf record: %s\n", rec->err);
 		return -EINVAL;
 	}
+	/* what a --threads recorder killed before its end left beside it */
+	if (!rec->data.pipe)
+		data_dir__clean_stale(rec->opts.output, rec->opts.verbose);
 	if (!rec->evlist->nr_entries &&
 	    parse_events(rec->evlist, "cycles", rec->err, sizeof(rec->err))) {
 		pr_err("%s\n", rec->err);

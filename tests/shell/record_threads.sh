@@ -185,4 +185,43 @@ kb=$(sed -n 's/^\[ perf record: perf size limit reached (\([0-9]*\) KB), stoppin
 [ "$(cat ms.data/data.* | wc -c)" -gt 0 ] || fail "--max-size: the threads wrote nothing"
 [ "$(cat ms.data/* | wc -c)" -ge $((200 << 10)) ] || fail "--max-size: $(du -b ms.data)"
 stock_reads_clean ms.data
+# a recorder killed with -9 leaves its unfinished directory; the next run
+# removes it and only what such a recorder makes: the name of this output,
+# a pid that is gone, a directory (never a link) of this user with its
+# mode, only its data files; nothing is followed
+rm -rf k.data .k.data.* .other.* victim
+"$PERF" record --threads -e cpu-clock -a -o k.data 2> k.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+kill -9 $rec
+wait $rec 2>/dev/null
+left=$(ls -d .k.data.dir.$rec.?????? 2>/dev/null)
+[ -d "$left" ] || fail "kill -9: no directory left to clean: $(ls -a)"
+mkdir -p victim/d && echo keep > victim/data && echo keep > victim/d/data.0
+gone=2147483646	# past any pid_max
+ln -s victim/d .k.data.dir.$gone.AAAAAA
+mkdir -m 700 .k.data.dir.$gone.BBBBBB .k.data.dir.$gone.CCCCCC .k.data.dir.$gone.DDDDDD \
+	.k.data.dir.$$.EEEEEE .k.data.dir.$gone.FFFFFF .other.dir.$gone.GGGGGG
+chown 65534 .k.data.dir.$gone.BBBBBB
+ln -s ../victim/data .k.data.dir.$gone.CCCCCC/data
+echo x > .k.data.dir.$gone.DDDDDD/notes
+chmod 755 .k.data.dir.$gone.FFFFFF
+for d in .k.data.dir.$gone.?????? .k.data.dir.$$.EEEEEE .other.dir.$gone.GGGGGG; do
+	[ -L "$d" ] || echo x > "$d/data.1"
+done
+"$PERF" record -v --threads -e cpu-clock -a -o k.data -- true 2> k2.err ||
+	fail "the run after kill -9: $(cat k2.err)"
+[ ! -e "$left" ] || fail "kill -9: $left left: $(cat k2.err)"
+grep -q "removed ${left#./}, left by recorder $rec (killed)" k2.err || fail "-v: $(cat k2.err)"
+[ ! -e .k.data.dir.$gone.CCCCCC ] || fail "a dead recorder's directory with a link in it stays"
+[ "$(cat victim/data victim/d/data.0)" = "keep
+keep" ] || fail "a link was followed: $(ls -laR victim)"
+[ -L .k.data.dir.$gone.AAAAAA ] || fail "a link to a directory was removed"
+for d in .k.data.dir.$gone.BBBBBB .k.data.dir.$$.EEEEEE .k.data.dir.$gone.FFFFFF \
+	 .other.dir.$gone.GGGGGG; do
+	[ -f "$d/data.1" ] || fail "$d: not this recorder's, yet emptied"
+done
+[ -f .k.data.dir.$gone.DDDDDD/notes ] || fail "a file no recorder makes was removed"
+stock_reads_clean k.data
 exit 0
