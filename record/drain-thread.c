@@ -63,6 +63,7 @@ static int drain_threads__init(struct drain_threads *dt, const struct threads_sp
 		dt->t[i].efd = -1;
 	pthread_mutex_init(&dt->shared, NULL);
 	pthread_mutex_init(&dt->hits_lock, NULL);
+	pthread_mutex_init(&dt->bpf_lock, NULL);
 	for (int i = 0; i < dt->nr; i++) {
 		struct drain_thread *t = &dt->t[i];
 
@@ -155,6 +156,9 @@ static int thread__pass(struct drain_thread *t)
 			.no_round = 1,
 			.hits = rec->opts.overwrite ? NULL : rec->data.hits,
 			.hits_lock = &dt->hits_lock,
+			/* a load the side band lost (its ring full) is seen here */
+			.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
+			.bpf_lock = &dt->bpf_lock,
 		};
 
 		w = drain__forward(rec->evlist, &sink, &t->stats);
@@ -330,6 +334,15 @@ int drain_threads__alive(const struct drain_threads *dt)
 	return n;
 }
 
+void drain_threads__read_bpf(struct drain_threads *dt, struct record *rec)
+{
+	if (dt)
+		pthread_mutex_lock(&dt->bpf_lock);
+	bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
+	if (dt)
+		pthread_mutex_unlock(&dt->bpf_lock);
+}
+
 u64 drain_threads__bytes(const struct drain_threads *dt)
 {
 	u64 n = 0;
@@ -416,6 +429,7 @@ void drain_threads__delete(struct drain_threads *dt)
 	}
 	pthread_mutex_destroy(&dt->shared);
 	pthread_mutex_destroy(&dt->hits_lock);
+	pthread_mutex_destroy(&dt->bpf_lock);
 	free(dt->t);
 	free(dt->out);
 	free(dt);

@@ -256,7 +256,7 @@ static void record__serve_fixed(struct record *rec, struct pollfd *pfd, int *why
 			record__dump_done(rec, d);
 	}
 	if (pfd[RECORD_PFD_BPF].revents)
-		bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
+		drain_threads__read_bpf(rec->threads, rec);
 	/* after the writer's: a CPU back waits for the dump it was writing */
 	record__hotplug(rec, pfd[RECORD_PFD_HOTPLUG].revents != 0);
 }
