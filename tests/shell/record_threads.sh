@@ -107,6 +107,9 @@ check_layout "=numa" "$(groups numa)" "0 1"
 check_layout "=0-1/0-1" 1 "0 1"
 check_layout "=1/1:0/0" 2 "0 1"
 check_layout "=0-1/0-1" 1 "1" -C 1
+# a recorded CPU that no mask names is read by the first thread: the
+# stock leaves its ring unread (its data.1 empty, CPU 1's records lost)
+check_layout "=0/0" 1 "0 1"
 stock_reads_clean t.data
 
 # the same with -z: compressed data.N files, read by the stock
