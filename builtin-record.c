@@ -55,6 +55,9 @@ static int record__setup_events(struct record *rec)
 		pr_err("perf record: %s\n", rec->err);
 		return -EINVAL;
 	}
+	/* what a --threads recorder killed before its end left beside it */
+	if (!rec->data.pipe)
+		data_dir__clean_stale(rec->opts.output, rec->opts.verbose);
 	if (!rec->evlist->nr_entries &&
 	    parse_events(rec->evlist, "cycles", rec->err, sizeof(rec->err))) {
 		pr_err("%s\n", rec->err);
@@ -272,8 +275,10 @@ int cmd_record(int argc, const char **argv)
 		ret = record__dry_run(&rec);
 		goto out;
 	}
-	if (record__setup(&rec, argv))
+	if (record__setup(&rec, argv)) {
+		ret = rec.status ? rec.status : 1;
 		goto out;
+	}
 	ret = record__start(&rec, argv);
 	if (!ret)
 		ret = record__run(&rec, &signo);

@@ -2,10 +2,14 @@
  * final name, its data.N files, and its naming once complete. */
 #include "perfdata/data-dir.h"
 #include "perfdata/data.h"
+#include "lib/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +47,101 @@ int data_dir__create(struct data_dir *dd, const char *path)
 		data_dir__abort(dd);
 	}
 	return err;
+}
+
+/* The pid of a name data_dir__create() makes for base ("." base ".dir."
+ * PID "." and mkdtemp's six characters), or 0 for any other name. */
+static pid_t stale_pid(const char *name, const char *base)
+{
+	size_t bl = strlen(base);
+	const char *p = name + 1 + bl, *x;
+	char *end;
+	long pid;
+
+	if (name[0] != '.' || strncmp(name + 1, base, bl) || strncmp(p, ".dir.", 5))
+		return 0;
+	pid = strtol(p + 5, &end, 10);
+	if (end == p + 5 || *end != '.' || pid <= 0 || pid > INT32_MAX)
+		return 0;
+	for (x = end + 1; *x; x++)
+		if (!(*x >= '0' && *x <= '9') && !(*x >= 'a' && *x <= 'z') &&
+		    !(*x >= 'A' && *x <= 'Z'))
+			return 0;
+	return x - (end + 1) == 6 ? (pid_t)pid : 0;
+}
+
+/* "data" or "data.N": the names data_dir__create()'s files take */
+static int is_data_name(const char *name)
+{
+	if (!strcmp(name, "data"))
+		return 1;
+	if (strncmp(name, "data.", 5) || !name[5])
+		return 0;
+	for (name += 5; *name; name++)
+		if (*name < '0' || *name > '9')
+			return 0;
+	return 1;
+}
+
+/* Empties and removes the directory name of dfd, opened without following
+ * a link and checked ours (a directory this user owns, 0700 as made):
+ * only its header and data.N files go, so that anything else in it keeps
+ * it. 0 or -errno. */
+static int remove_stale(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), err = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 07777) != 0700) {
+		close(fd);
+		return -EPERM;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((e = readdir(d)))
+		if (is_data_name(e->d_name))
+			unlinkat(fd, e->d_name, 0);	/* a link goes, never what it names */
+	closedir(d);
+	if (unlinkat(dfd, name, AT_REMOVEDIR))
+		err = -errno;
+	return err;
+}
+
+int data_dir__clean_stale(const char *path, int verbose)
+{
+	char *c1 = strdup(path), *c2 = strdup(path);
+	int dfd = c1 && c2 ? open(dirname(c1), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1, n = 0;
+	const char *base = c2 ? basename(c2) : NULL;
+	struct dirent *e;
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+
+	while (d && (e = readdir(d))) {
+		pid_t pid = stale_pid(e->d_name, base);
+
+		/* a recorder that still runs (or a pid taken again) keeps its own */
+		if (!pid || !kill(pid, 0) || errno != ESRCH || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+			continue;
+		if (!remove_stale(dirfd(d), e->d_name)) {
+			n++;
+			if (verbose)
+				pr_err("perf record: removed %s, left by recorder %d (killed)\n",
+				       e->d_name, (int)pid);
+		}
+	}
+	if (d)
+		closedir(d);
+	else if (dfd >= 0)
+		close(dfd);
+	free(c1);
+	free(c2);
+	return n;
 }
 
 int data_dir__open_file(struct data_dir *dd, int idx, struct perf_data *d)

@@ -21,6 +21,13 @@ struct data_dir {
 /* Makes the directory of path under a temporary name in path's
  * directory. 0 or -errno. */
 int data_dir__create(struct data_dir *dd, const char *path);
+/* Removes the unfinished directories of path that a recorder killed
+ * before it could remove them left beside it: only those named as
+ * data_dir__create() names them for path, of a pid that no longer runs,
+ * real directories (never a link, nothing followed) this user owns with
+ * the mode they were made with, and only their header and data.N files.
+ * How many went (verbose: each said). */
+int data_dir__clean_stale(const char *path, int verbose);
 /* Makes data.idx (0600, never through a link) and gives it to d, whose
  * data section is the whole file (no header). 0 or -errno. */
 int data_dir__open_file(struct data_dir *dd, int idx, struct perf_data *d);

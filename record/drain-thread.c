@@ -12,18 +12,17 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-/* Options that cannot go with drain threads: a one-line reason, or NULL. */
+/* Options that cannot go with drain threads: a one-line reason, or NULL
+ * (-o - and --switch-output-event are the options' checks, as early as
+ * the stock's). */
 static const char *drain_threads__refused(const struct record *rec)
 {
-	if (rec->data.pipe)
-		return "-o -: a pipe carries one stream, not a perf.data directory";
 	if (rec->opts.history_size)
-		return "--history: its compressed history is kept by the main thread";
-	if (rec->switch_evsel)
-		return "--switch-output-event option is not available in parallel streaming mode";
+		return "perf record: --threads: --history: its compressed history is kept by "
+		       "the main thread";
 	for (int c = 0; c < rec->evlist->nr_mmaps; c++)
 		if (rec->evlist->fwd[c].pc && rec->evlist->fwd[c].cpu < 0)
-			return "--per-thread option is mutually exclusive to parallel streaming mode";
+			return "--per-thread option is mutually exclusive to parallel streaming mode.";
 	return NULL;
 }
 
@@ -64,6 +63,7 @@ static int drain_threads__init(struct drain_threads *dt, const struct threads_sp
 		dt->t[i].efd = -1;
 	pthread_mutex_init(&dt->shared, NULL);
 	pthread_mutex_init(&dt->hits_lock, NULL);
+	pthread_mutex_init(&dt->bpf_lock, NULL);
 	for (int i = 0; i < dt->nr; i++) {
 		struct drain_thread *t = &dt->t[i];
 
@@ -78,26 +78,44 @@ static int drain_threads__init(struct drain_threads *dt, const struct threads_sp
 	return drain_threads__assign(dt);
 }
 
+/* The threads of the spec, or the stock's lines and status for a refusal
+ * (rec->status). 0 or -errno. */
+static int drain_threads__spec(struct record *rec, struct threads_spec *ts)
+{
+	struct threads_cpus tc = {
+		.cpus = rec->evlist->cpus->map,
+		.nr = rec->evlist->cpus->nr,
+		.max_cpu = cpu__max_present(),
+		.group = threads__sysfs_group,
+	};
+	const char *why = drain_threads__refused(rec);
+	int err = why ? -EINVAL : 0;
+
+	if (why)
+		snprintf(rec->err, sizeof(rec->err), "%s", why);
+	else
+		err = threads_spec__parse(ts, rec->opts.threads_spec, &tc, rec->err,
+					  sizeof(rec->err));
+	if (!err)
+		return 0;
+	if (rec->err[0])
+		pr_err("%s\n", rec->err);
+	pr_err("Failed to initialize parallel data streaming masks\n");
+	rec->status = 256 + (err < -255 ? -EINVAL : err);	/* the stock's: its -errno as a byte */
+	return err;
+}
+
 int drain_threads__setup(struct record *rec)
 {
-	struct cpu_map *cpus = rec->evlist->cpus;
-	const char *why = rec->opts.threads_spec ? drain_threads__refused(rec) : NULL;
 	struct threads_spec ts;
 	struct drain_threads *dt;
 	int err;
 
 	if (!rec->opts.threads_spec)
 		return 0;
-	if (why) {
-		pr_err("perf record: --threads: %s\n", why);
-		return -EINVAL;
-	}
-	err = threads_spec__parse(&ts, rec->opts.threads_spec, cpus->map, cpus->nr,
-				  threads__sysfs_group, rec->err, sizeof(rec->err));
-	if (err) {
-		pr_err("perf record: %s\n", err == -ENOMEM ? strerror(ENOMEM) : rec->err);
+	err = drain_threads__spec(rec, &ts);
+	if (err)
 		return err;
-	}
 	dt = calloc(1, sizeof(*dt));
 	if (dt) {
 		dt->rec = rec;
@@ -138,6 +156,9 @@ static int thread__pass(struct drain_thread *t)
 			.no_round = 1,
 			.hits = rec->opts.overwrite ? NULL : rec->data.hits,
 			.hits_lock = &dt->hits_lock,
+			/* a load the side band lost (its ring full) is seen here */
+			.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
+			.bpf_lock = &dt->bpf_lock,
 		};
 
 		w = drain__forward(rec->evlist, &sink, &t->stats);
@@ -313,6 +334,15 @@ int drain_threads__alive(const struct drain_threads *dt)
 	return n;
 }
 
+void drain_threads__read_bpf(struct drain_threads *dt, struct record *rec)
+{
+	if (dt)
+		pthread_mutex_lock(&dt->bpf_lock);
+	bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
+	if (dt)
+		pthread_mutex_unlock(&dt->bpf_lock);
+}
+
 u64 drain_threads__bytes(const struct drain_threads *dt)
 {
 	u64 n = 0;
@@ -399,6 +429,7 @@ void drain_threads__delete(struct drain_threads *dt)
 	}
 	pthread_mutex_destroy(&dt->shared);
 	pthread_mutex_destroy(&dt->hits_lock);
+	pthread_mutex_destroy(&dt->bpf_lock);
 	free(dt->t);
 	free(dt->out);
 	free(dt);

@@ -47,13 +47,15 @@ struct drain_threads {
 	int locked;
 	pthread_mutex_t shared;
 	pthread_mutex_t hits_lock;	/* the build-id model every thread feeds */
+	pthread_mutex_t bpf_lock;	/* the BPF programs seen, fed by every thread and the side band */
 	int quiesced;			/* the main thread's depth of drain_threads__quiesce() */
 	enum { DRAIN_THREADS_NEW, DRAIN_THREADS_RUNNING, DRAIN_THREADS_STOPPED } running;
 };
 
 /* --threads: checks the spec against the recorded CPUs and the other
  * options, and makes rec->threads (not running yet). 0 (also without
- * --threads) or -EINVAL after saying why in one line. */
+ * --threads), or -errno after saying why in the stock's words, with
+ * rec->status the stock's exit status for it. */
 int drain_threads__setup(struct record *rec);
 /* Stops the threads, removes an unfinished directory, frees dt. */
 void drain_threads__delete(struct drain_threads *dt);
@@ -86,6 +88,10 @@ void drain_threads__stop(struct drain_threads *dt);
  * event (it would take their wakeups), the threads tell it when the
  * tasks watched are gone. */
 int drain_threads__alive(const struct drain_threads *dt);
+/* The side band's BPF programs read into rec->bpf, which the threads
+ * feed too (the programs whose loads the side band lost): under their
+ * lock. dt may be NULL (no threads). */
+void drain_threads__read_bpf(struct drain_threads *dt, struct record *rec);
 /* Bytes the threads wrote into the files since they began. */
 u64 drain_threads__bytes(const struct drain_threads *dt);
 

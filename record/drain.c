@@ -70,8 +70,12 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 		mmap__copy(m, pos, m->scratch, h->size);
 		rec = m->scratch;
 	}
+	if (bpf && sink->bpf_lock)
+		pthread_mutex_lock(sink->bpf_lock);
 	if (bpf)
 		bpf_progs__saw(sink->bpf, rec);
+	if (bpf && sink->bpf_lock)
+		pthread_mutex_unlock(sink->bpf_lock);
 	if (tracking && !sink->tracking)
 		return 0;
 	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {

@@ -42,6 +42,7 @@ struct drain_sink {
 	int behind;
 	int first_ring;
 	struct bpf_progs *bpf;		/* a BPF program's load: its info is read (NULL: not) */
+	pthread_mutex_t *bpf_lock;	/* held for it where drain threads share bpf (or NULL) */
 	/* a drain thread's (--threads): one ring to drain into its own
 	 * data file, with no FINISHED_ROUND (the file holds one ring's
 	 * records, in the kernel's order, as the stock's data.N), and the

@@ -230,7 +230,8 @@ int record__poll_timeout(struct record *rec)
 		ms = MIN(ms, HELD_FILES_LATENCY_MS);
 	if (writer__busy(&rec->writer))
 		return ms;	/* triggers wait for the writer, which wakes the loop */
-	if (rec->so.kind == SWITCH_SIZE)
+	/* sizes the threads write are counted here, no wakeup says them */
+	if (rec->so.kind == SWITCH_SIZE || (rec->opts.max_size && rec->threads))
 		ms = MIN(ms, 100);
 	if (rec->so.kind == SWITCH_TIME)
 		ms = ms_until(rec->next_switch, ms);
@@ -255,7 +256,7 @@ static void record__serve_fixed(struct record *rec, struct pollfd *pfd, int *why
 			record__dump_done(rec, d);
 	}
 	if (pfd[RECORD_PFD_BPF].revents)
-		bpf_sideband__read(&rec->bpf_sb, &rec->bpf);
+		drain_threads__read_bpf(rec->threads, rec);
 	/* after the writer's: a CPU back waits for the dump it was writing */
 	record__hotplug(rec, pfd[RECORD_PFD_HOTPLUG].revents != 0);
 }
@@ -275,14 +276,16 @@ static int record__watch_events(struct record *rec, struct pollfd *pfd, int nr, 
 	return alive;
 }
 
-/* --max-size: the file holds that much; the workload is terminated, as by
- * a Ctrl-C. */
+/* --max-size: the file holds that much (with --threads, the header
+ * file's and every thread's, as the stock counts them); the workload is
+ * terminated, as by a Ctrl-C. */
 static void record__check_size(struct record *rec, int *why)
 {
-	if (rec->opts.max_size && rec->data.data_size >= rec->opts.max_size &&
-	    *why == RECORD_RUNNING) {
+	u64 size = rec->data.data_size + drain_threads__bytes(rec->threads);
+
+	if (rec->opts.max_size && size >= rec->opts.max_size && *why == RECORD_RUNNING) {
 		pr_err("[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
-		       (unsigned long long)rec->data.data_size >> 10);
+		       (unsigned long long)size >> 10);
 		*why = RECORD_STOP_SIGNAL;
 	}
 }

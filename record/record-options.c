@@ -4,6 +4,7 @@
 #include "buildid/build-id.h"
 #include "util/cgroup.h"
 #include "perfdata/compress.h"
+#include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/parse-events.h"
 #include "lib/parse-options.h"
@@ -299,6 +300,36 @@ static int opt_threads(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* --strict-freq: a frequency above the kernel's maximum fails, as the
+ * stock's does, where without it evsel__open() caps it. -F: the stock's
+ * words and status (234); a freq= term: the kernel refuses the stock's
+ * event (255), said here before anything is opened. 0 or the status. */
+static int record__check_strict_freq(struct record *rec)
+{
+	long max = rec->opts.strict_freq ? sysctl__read("perf_event_max_sample_rate", 0) : 0;
+
+	if (max <= 0)
+		return 0;
+	if (rec->opts.freq > (u64)max) {
+		pr_err("error: Maximum frequency rate (%ld Hz) exceeded: use -F with a lower "
+		       "value or raise /proc/sys/kernel/perf_event_max_sample_rate "
+		       "(--strict-freq)\n", max);
+		return 234;
+	}
+	for (int i = 0; i < rec->evlist->nr_entries; i++) {
+		const struct evsel *e = rec->evlist->entries[i];
+
+		if (e->user_period && e->attr.freq && e->attr.sample_freq > (u64)max) {
+			pr_err("error: %s: Maximum frequency rate (%ld Hz) exceeded by freq=%llu: "
+			       "lower it or raise /proc/sys/kernel/perf_event_max_sample_rate "
+			       "(--strict-freq)\n", e->name, max,
+			       (unsigned long long)e->attr.sample_freq);
+			return 255;
+		}
+	}
+	return 0;
+}
+
 /* What the sample options need checked together, once all are parsed.
  * 0, or 129 after saying why. */
 static int record__check_sample_opts(struct record *rec)
@@ -322,18 +353,7 @@ static int record__check_sample_opts(struct record *rec)
 		if (!opts->quiet)
 			pr_err("info: Using a maximum frequency rate of %ld Hz\n", max);
 	}
-	if (opts->strict_freq && opts->freq) {
-		long max = sysctl__read("perf_event_max_sample_rate", 0);
-
-		/* the stock's words and status; without it -F is capped */
-		if (max > 0 && opts->freq > (u64)max) {
-			pr_err("error: Maximum frequency rate (%ld Hz) exceeded: use -F with a lower "
-			       "value or raise /proc/sys/kernel/perf_event_max_sample_rate "
-			       "(--strict-freq)\n", max);
-			return 234;
-		}
-	}
-	return 0;
+	return record__check_strict_freq(rec);
 }
 
 static int opt_switch_output(const struct option *opt, const char *arg, int unset)
@@ -783,10 +803,34 @@ static int record__setup_dump_opts(struct record *rec)
 	return 0;
 }
 
-/* Checks the option combinations and derives the ring sizes. 0 or 129. */
+/* --threads with what the stock refuses or drops in parallel mode, in
+ * its words and with its status: 0, or 255 for -o -. */
+static int record__check_threads(struct record *rec)
+{
+	if (!rec->opts.threads_spec)
+		return 0;
+	if (rec->data.pipe) {
+		pr_err("Parallel trace streaming is not available in pipe mode.\n");
+		return 255;
+	}
+	/* the drain threads give no sample to a trigger: the stock goes on
+	 * without the event, and so does this perf */
+	if (rec->switch_event) {
+		pr_err("WARNING: --switch-output-event option is not available in parallel "
+		       "streaming mode.\n");
+		rec->switch_event = NULL;
+	}
+	return 0;
+}
+
+/* Checks the option combinations and derives the ring sizes. 0, 129, or
+ * the stock's status for a refusal of its own. */
 static int record__check_opts(struct record *rec)
 {
-	int ret = record__check_modes(rec);
+	int ret = record__check_threads(rec);
+
+	if (!ret)
+		ret = record__check_modes(rec);
 
 	if (!ret)
 		ret = record__check_triggers(rec);
@@ -1054,6 +1098,12 @@ static void record__options_compat(struct record *rec, struct option_table *t)
 			 "can't be used"),
 		OPT_BOOL(0, "transaction", &opts->transaction, "sample transaction flags (special "
 			 "events only)"),
+		OPT_STR(0, "clang-path", &opts->clang_path, "clang path", "clang binary to use for "
+			"compiling BPF scriptlets (no BPF C event here)"),
+		OPT_STR(0, "clang-opt", &opts->clang_opt, "clang options", "options passed to "
+			"clang when compiling BPF scriptlets (no BPF C event here)"),
+		OPT_STR(0, "vmlinux", &opts->vmlinux, "file", "vmlinux pathname (checked against "
+			"the running kernel's build id)"),
 	};
 
 	option_table__add(t, o, ARRAY_SIZE(o));
@@ -1073,6 +1123,46 @@ static void record__say_compat(const struct record_opts *opts)
 		       "(special events only)\n");
 	if (opts->aux_mmap_bytes)
 		pr_err("perf record: -m: no AUX area event: the AUX size is ignored\n");
+	if (opts->clang_opt || opts->clang_path)
+		pr_err("perf record: %s: no BPF scriptlet to compile: events are not BPF C "
+		       "files here\n", opts->clang_opt ? "--clang-opt" : "--clang-path");
+}
+
+/* --vmlinux: a file that cannot be read is refused in the stock's words
+ * and status (234). This perf names kernel samples from /proc/kallsyms
+ * and takes the kernel's build id from /sys/kernel/notes: the image is
+ * compared with the running kernel, a warning where it is another's (its
+ * symbols would not match the recording). 0 or 234. */
+static int record__check_vmlinux(const struct record_opts *opts)
+{
+	u8 want[BUILD_ID_SIZE], got[BUILD_ID_SIZE];
+	char w[2 * BUILD_ID_SIZE + 1], g[2 * BUILD_ID_SIZE + 1];
+	int nw, ng;
+
+	if (!opts->vmlinux)
+		return 0;
+	if (access(opts->vmlinux, R_OK)) {
+		pr_err("Invalid file: %s\n", opts->vmlinux);
+		return 234;
+	}
+	nw = build_id__kernel(want);
+	ng = build_id__from_path(opts->vmlinux, got);
+	if (nw <= 0)
+		return 0;	/* nothing to compare with */
+	build_id__hex(want, nw, w);
+	if (ng <= 0 || ng != nw || memcmp(want, got, nw)) {
+		if (opts->quiet)
+			return 0;
+		if (ng > 0)
+			build_id__hex(got, ng, g);
+		pr_err("Warning: --vmlinux %s: %s%s, not the running kernel's %s: its symbols "
+		       "would not match this recording\n", opts->vmlinux,
+		       ng > 0 ? "build id " : "no build id", ng > 0 ? g : "", w);
+	} else if (opts->verbose) {
+		pr_err("perf record: --vmlinux %s: the running kernel's image (build id %s)\n",
+		       opts->vmlinux, w);
+	}
+	return 0;
 }
 
 /* The flight recorder and the triggers of --switch-output, --control. */
@@ -1150,6 +1240,8 @@ static int record__check_args(struct record *rec, int argc)
 	ret = record__check_opts(rec);
 	if (!ret)
 		ret = record__check_sample_opts(rec);
+	if (!ret)
+		ret = record__check_vmlinux(opts);
 	if (!ret)
 		record__say_compat(opts);
 	return ret;

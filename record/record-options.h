@@ -45,6 +45,9 @@ struct record_opts {
 	int transaction;	/* --transaction: no event here has the flags: unused */
 	u64 aio;		/* --aio: control blocks (writes are synchronous here) */
 	u64 synth_threads;	/* --num-thread-synthesize (the /proc scan is one thread) */
+	const char *clang_opt;	/* --clang-opt: for BPF C events, which this perf has none of */
+	const char *clang_path;	/* --clang-path: the same */
+	const char *vmlinux;	/* --vmlinux: the running kernel's image, checked against it */
 	u64 bwd_mmap_bytes;	/* data bytes per backward ring (--overwrite) */
 	u64 wakeup_bytes;	/* forward rings wake the reader this full (0: half) */
 	int callgraph;		/* -g: --call-graph fp */

@@ -57,6 +57,7 @@ struct record {
 	int delay_edge;			/* -D: the next of opts.delay_edges */
 	int files;
 	int write_failed;		/* normal mode: the file could take no more */
+	int status;			/* the exit status a refusal in set-up asks for (the stock's); 0: 1 */
 	u64 tracking_max;
 	struct dump_opts dump_opts;
 	struct dso_cache_budget cache_budget;	/* --buildid-cache-max: all files' and dumps' */

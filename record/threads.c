@@ -5,9 +5,11 @@
 #include "lib/util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static const char *const layout_names[] = {
@@ -53,51 +55,59 @@ long threads__sysfs_group(int cpu, enum threads_layout layout)
 	return (long)((pkg & 0x7fffffff) << 24 | (core & 0xffffff));
 }
 
-/* "0,2-4" into set; -EINVAL on bad syntax or a CPU past CPU_SETSIZE */
-static int parse_cpu_list(const char *s, size_t len, cpu_set_t *set)
+/* The stock perf's number of CPUs it can support: a CPU past it is said
+ * once, whatever list names it. */
+#define THREADS_STOCK_MAX_CPUS 2048
+
+/* Appends a line to errbuf (the stock says several). */
+static void err_add(char *errbuf, size_t errsz, const char *line, const char *arg)
 {
-	const char *end = s + len;
+	size_t n = strnlen(errbuf, errsz);
 
-	CPU_ZERO(set);
-	while (s < end) {
-		char *e;
-		unsigned long lo = strtoul(s, &e, 10), hi = lo;
-
-		if (e == s || *s < '0' || *s > '9')
-			return -EINVAL;
-		if (e < end && *e == '-') {
-			s = e + 1;
-			hi = strtoul(s, &e, 10);
-			if (e == s || *s < '0' || *s > '9')
-				return -EINVAL;
-		}
-		if (lo > hi || hi >= CPU_SETSIZE || e > end || (e < end && *e != ','))
-			return -EINVAL;
-		for (unsigned long c = lo; c <= hi; c++)
-			CPU_SET(c, set);
-		s = e < end ? e + 1 : e;
-		if (s == end && e < end)
-			return -EINVAL;	/* a trailing comma */
-	}
-	return 0;
+	if (n < errsz)
+		snprintf(errbuf + n, errsz - n, "%s%s%s", n ? "\n" : "", line, arg ? arg : "");
 }
 
-/* The CPUs of set as a list, "0,2-4", for messages */
-static void cpu_set__str(const cpu_set_t *set, char *buf, size_t sz)
+/* A CPU list as the stock's libperf reads it: numbers (any base strtoul
+ * takes) and ranges, each followed by one separator, up to the first
+ * character that starts no number; a CPU named twice, a range backwards,
+ * a number too big or junk where the list starts make it unreadable.
+ * 0, -ENOMEM where it is unreadable (the stock's status), -ENODEV where
+ * it names a CPU past the machine's max_cpu. */
+static int parse_cpu_list(const char *s, int max_cpu, cpu_set_t *set, int *warned,
+			  char *errbuf, size_t errsz)
 {
-	size_t n = 0;
+	unsigned long lo, hi, past = 0;
+	int nr = 0;
+	char *p;
 
-	buf[0] = '\0';
-	for (int c = 0; c < CPU_SETSIZE && n < sz; c++) {
-		int e = c;
-
-		if (!CPU_ISSET(c, set))
-			continue;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
-			e++;
-		n += snprintf(buf + n, sz - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "", c, e);
-		c = e;
+	CPU_ZERO(set);
+	while (*s >= '0' && *s <= '9') {
+		lo = hi = strtoul(s, &p, 0);
+		if (lo >= INT_MAX || (*p && *p != ',' && *p != '-'))
+			return -ENOMEM;
+		if (*p == '-') {
+			s = p + 1;
+			hi = strtoul(s, &p, 0);
+			if (hi >= INT_MAX || (*p && *p != ',') || hi < lo)
+				return -ENOMEM;
+		}
+		if (hi >= THREADS_STOCK_MAX_CPUS && !(*warned)++)
+			err_add(errbuf, errsz, "Perf can support 2048 CPUs. Consider raising MAX_NR_CPUS",
+				NULL);
+		for (unsigned long c = lo; c <= hi && c < CPU_SETSIZE; c++) {
+			if (CPU_ISSET(c, set))
+				return -ENOMEM;
+			CPU_SET(c, set);
+		}
+		past = MAX(past, hi);
+		nr++;
+		s = *p ? p + 1 : p;
 	}
+	if (!nr)
+		return -ENOMEM;
+	/* the stock's bitmap holds max_cpu + 1 bits: that one is filtered out */
+	return past > (unsigned long)max_cpu ? -ENODEV : 0;
 }
 
 static struct thread_masks *threads_spec__add(struct threads_spec *ts)
@@ -116,15 +126,16 @@ static struct thread_masks *threads_spec__add(struct threads_spec *ts)
 /* A predefined layout: a thread per group of the recorded CPUs, in the
  * order their first CPU comes. */
 static int threads_spec__layout(struct threads_spec *ts, enum threads_layout layout,
-				const int *cpus, int nr, threads_group_fn group, char *errbuf,
-				size_t errsz)
+				const struct threads_cpus *tc, char *errbuf, size_t errsz)
 {
+	const int *cpus = tc->cpus;
+	int nr = tc->nr;
 	long *key = calloc(nr ? nr : 1, sizeof(*key));	/* each thread's group */
 
 	if (!key)
 		return -ENOMEM;
 	for (int i = 0; i < nr; i++) {
-		long k = layout == THREADS_CPU ? cpus[i] : group(cpus[i], layout);
+		long k = layout == THREADS_CPU ? cpus[i] : tc->group(cpus[i], layout);
 		int t = 0;
 
 		if (k < 0) {
@@ -147,90 +158,106 @@ static int threads_spec__layout(struct threads_spec *ts, enum threads_layout lay
 	return 0;
 }
 
-/* One "<cpus>/<affinity>" entry, its empty parts skipped as the stock's
- * tokenizer skips them. */
-static int threads_spec__entry(struct threads_spec *ts, const char *s, size_t len,
-			       const cpu_set_t *recorded, const char *spec, char *errbuf,
-			       size_t errsz)
+/* One "<maps>/<affinity>" pair: both lists read, filtered through the
+ * recorded CPUs, left non-empty, apart from the earlier threads' (all:
+ * their union), as the stock checks them, in its order and words. */
+static int threads_spec__pair(struct threads_spec *ts, const char *maps, const char *aff,
+			      const struct threads_cpus *tc, const cpu_set_t *recorded,
+			      struct thread_masks *all, int *warned, char *errbuf, size_t errsz)
 {
-	const char *part[2];
-	size_t plen[2];
-	int nparts = 0;
-	struct thread_masks *m;
-	char list[256];
+	struct thread_masks m, both;
+	int err = parse_cpu_list(maps, tc->max_cpu, &m.maps, warned, errbuf, errsz);
 
-	for (const char *p = s, *end = s + len; p < end;) {
-		const char *slash = memchr(p, '/', end - p);
-		size_t n = (slash ? slash : end) - p;
-
-		if (n && nparts < 2) {
-			part[nparts] = p;
-			plen[nparts] = n;
-		}
-		nparts += n != 0;
-		p += n + 1;
+	if (err) {
+		err_add(errbuf, errsz, "Failed to initialize maps thread mask", NULL);
+		return err;
 	}
-	m = nparts == 2 ? threads_spec__add(ts) : NULL;
-	if (nparts == 2 && !m)
+	err = parse_cpu_list(aff, tc->max_cpu, &m.affinity, warned, errbuf, errsz);
+	if (err) {
+		err_add(errbuf, errsz, "Failed to initialize affinity thread mask", NULL);
+		return err;
+	}
+	CPU_AND(&m.maps, &m.maps, recorded);
+	CPU_AND(&m.affinity, &m.affinity, recorded);
+	CPU_AND(&both.maps, &m.maps, &all->maps);
+	CPU_AND(&both.affinity, &m.affinity, &all->affinity);
+	if (!CPU_COUNT(&m.maps))
+		err_add(errbuf, errsz, "Empty maps mask: ", maps);
+	else if (!CPU_COUNT(&m.affinity))
+		err_add(errbuf, errsz, "Empty affinity mask: ", aff);
+	else if (CPU_COUNT(&both.maps))
+		err_add(errbuf, errsz, "Intersecting maps mask: ", maps);
+	else if (CPU_COUNT(&both.affinity))
+		err_add(errbuf, errsz, "Intersecting affinity mask: ", aff);
+	else if (!threads_spec__add(ts))
 		return -ENOMEM;
-	if (!m || parse_cpu_list(part[0], plen[0], &m->maps) ||
-	    parse_cpu_list(part[1], plen[1], &m->affinity)) {
-		snprintf(errbuf, errsz, "--threads=%s: Invalid thread maps or affinity specs", spec);
-		return -EINVAL;
+	else {
+		ts->masks[ts->nr - 1] = m;
+		CPU_OR(&all->maps, &all->maps, &m.maps);
+		CPU_OR(&all->affinity, &all->affinity, &m.affinity);
+		return 0;
 	}
-	cpu_set__str(&m->maps, list, sizeof(list));
-	CPU_AND(&m->maps, &m->maps, recorded);
-	if (!CPU_COUNT(&m->maps)) {
-		snprintf(errbuf, errsz, "--threads=%s: Empty maps mask: %s (no CPU recorded)", spec,
-			 list);
-		return -EINVAL;
-	}
-	for (int t = 0; t < ts->nr - 1; t++) {
-		cpu_set_t both;
-		const char *which = "maps";
-
-		CPU_AND(&both, &ts->masks[t].maps, &m->maps);
-		if (!CPU_COUNT(&both)) {
-			CPU_AND(&both, &ts->masks[t].affinity, &m->affinity);
-			which = "affinity";
-		}
-		if (CPU_COUNT(&both)) {
-			cpu_set__str(&both, list, sizeof(list));
-			snprintf(errbuf, errsz, "--threads=%s: Intersecting %s mask: %s", spec, which,
-				 list);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return -EINVAL;
 }
 
-int threads_spec__parse(struct threads_spec *ts, const char *spec, const int *cpus, int nr,
-			threads_group_fn group, char *errbuf, size_t errsz)
+/* User masks: the pairs are cut first (a pair without its affinity is
+ * refused before any list is read), then checked in order. */
+static int threads_spec__user(struct threads_spec *ts, const char *spec,
+			      const struct threads_cpus *tc, char *errbuf, size_t errsz)
 {
+	char *copy = strdup(spec), *e_save, *p_save, *entry, **part = NULL;
+	struct thread_masks all;
 	cpu_set_t recorded;
+	int nr = 0, err = copy ? 0 : -ENOMEM, warned = 0;
+
+	for (char *s = copy; !err && (entry = strtok_r(s, ":", &e_save)); s = NULL) {
+		char *maps = strtok_r(entry, "/", &p_save), *aff = strtok_r(NULL, "/", &p_save);
+		char **more = realloc(part, (nr + 1) * 2 * sizeof(*part));
+
+		if (!more) {
+			err = -ENOMEM;
+			break;
+		}
+		part = more;
+		part[2 * nr] = maps;
+		part[2 * nr++ + 1] = aff;
+		if (!maps || !aff) {
+			err_add(errbuf, errsz, "Invalid thread maps or affinity specs", NULL);
+			err = -EINVAL;
+		}
+	}
+	CPU_ZERO(&recorded);
+	CPU_ZERO(&all.maps);
+	CPU_ZERO(&all.affinity);
+	for (int i = 0; i < tc->nr; i++)
+		if (tc->cpus[i] >= 0 && tc->cpus[i] < CPU_SETSIZE)
+			CPU_SET(tc->cpus[i], &recorded);
+	for (int i = 0; !err && i < nr; i++)
+		err = threads_spec__pair(ts, part[2 * i], part[2 * i + 1], tc, &recorded, &all,
+					 &warned, errbuf, errsz);
+	free(part);
+	free(copy);
+	return err ? err : ts->nr ? 0 : -EINVAL;	/* no pair at all: the stock says no more */
+}
+
+int threads_spec__parse(struct threads_spec *ts, const char *spec, const struct threads_cpus *tc,
+			char *errbuf, size_t errsz)
+{
 	const char *s = spec && *spec ? spec : "cpu";
-	int err = 0;
+	size_t l = 0;
+	int err;
 
 	memset(ts, 0, sizeof(*ts));
-	for (size_t l = 0; l < ARRAY_SIZE(layout_names); l++)
-		if (!strcmp(s, layout_names[l]))
-			return threads_spec__layout(ts, l, cpus, nr, group, errbuf, errsz);
-	CPU_ZERO(&recorded);
-	for (int i = 0; i < nr; i++)
-		if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
-			CPU_SET(cpus[i], &recorded);
-	for (const char *p = s, *end = s + strlen(s); !err && p < end;) {
-		const char *colon = memchr(p, ':', end - p);
-		size_t n = (colon ? colon : end) - p;
-
-		if (n)
-			err = threads_spec__entry(ts, p, n, &recorded, s, errbuf, errsz);
-		p += n + 1;
-	}
-	if (!err && !ts->nr) {
-		snprintf(errbuf, errsz, "--threads=%s: Invalid thread maps or affinity specs", s);
-		err = -EINVAL;
-	}
+	if (errsz)
+		errbuf[0] = '\0';
+	/* as the stock: a spec that begins with a layout's name is that layout */
+	while (l < ARRAY_SIZE(layout_names) &&
+	       strncasecmp(s, layout_names[l], strlen(layout_names[l])))
+		l++;
+	if (l < ARRAY_SIZE(layout_names))
+		err = threads_spec__layout(ts, l, tc, errbuf, errsz);
+	else
+		err = threads_spec__user(ts, s, tc, errbuf, errsz);
 	if (err)
 		threads_spec__exit(ts);
 	return err;

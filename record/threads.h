@@ -37,15 +37,30 @@ typedef long (*threads_group_fn)(int cpu, enum threads_layout layout);
  * from sysfs. */
 long threads__sysfs_group(int cpu, enum threads_layout layout);
 
-/* Resolves spec ("" or NULL: cpu) over the CPUs recorded (cpus[nr]): a
- * predefined layout makes one thread per group of those CPUs, with that
- * group as its affinity; user masks are filtered through the recorded
- * CPUs, refused where one is left empty, where two overlap, or where one
- * names a CPU past CPU_SETSIZE or of bad syntax, as the stock perf
- * refuses them. 0 with ts filled (threads_spec__exit() frees it), or
- * -EINVAL with one line in errbuf naming the culprit. */
-int threads_spec__parse(struct threads_spec *ts, const char *spec, const int *cpus, int nr,
-			threads_group_fn group, char *errbuf, size_t errsz);
+/* The machine a spec is resolved over: the CPUs recorded (cpus[nr]), the
+ * number of CPUs it could have (a mask naming a CPU past it is refused;
+ * the stock lets that number itself through, to be filtered out) and
+ * its grouping. */
+struct threads_cpus {
+	const int *cpus;
+	int nr;
+	int max_cpu;
+	threads_group_fn group;
+};
+
+/* Resolves spec ("" or NULL: cpu; a spec that begins with a layout's name,
+ * in any case, is that layout, as the stock reads it) over tc: a
+ * predefined layout makes one thread per group of the recorded CPUs, with
+ * that group as its affinity; user masks are read and checked as the
+ * stock reads and checks them: both masks filtered through the recorded
+ * CPUs, refused where one is left empty or meets an earlier thread's, or
+ * where a list does not read. 0 with ts filled (threads_spec__exit() frees
+ * it), or the error whose exit status the stock gives, errbuf holding the
+ * stock's lines (none for a spec of no pair): -EINVAL (a bad spec), -ENODEV
+ * (a CPU past max_cpu), -ENOMEM (a list that does not read, as the stock's
+ * library reports it). */
+int threads_spec__parse(struct threads_spec *ts, const char *spec, const struct threads_cpus *tc,
+			char *errbuf, size_t errsz);
 void threads_spec__exit(struct threads_spec *ts);
 
 #endif

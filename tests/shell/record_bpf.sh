@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf record -a: samples in BPF programs named bpf_prog_<tag>_<name> (loaded before, during; unloaded before a dump), BPF_PROG_INFO/BPF_BTF, --no-bpf-event
+# perf record -a: samples in BPF programs named bpf_prog_<tag>_<name> (loaded before, during, with --threads too; unloaded before a dump), BPF_PROG_INFO/BPF_BTF, --no-bpf-event
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_root "loading BPF programs"
@@ -70,6 +70,49 @@ addr=$(awk -v s="bpf_prog_${pre_tag}_frt_pre_fn" '$3 == s {print $1}' /proc/kall
 grep -q "^# bpf_prog_info $pre_id: bpf_prog_${pre_tag}_frt_pre_fn addr 0x$addr size" n.data.header ||
 	fail "n.data: frt_pre is not at $addr: $(grep bpf_prog_info n.data.header)"
 grep -q "^# btf info of id $pre_btf\$" n.data.header || fail "n.data: no BTF $pre_btf of frt_pre"
+
+# --threads: the drain threads read the BPF_EVENTs of a program loaded
+# during the recording; its info is in the header as without them
+"$PERF" record -q --threads -a -e cpu-clock -o t.data -- ./run.sh frt_thr 400 ||
+	fail "--threads record"
+read -r thr_id thr_tag _ < frt_thr.out
+[ -d t.data ] || fail "--threads: no directory"
+stock_reads_clean t.data
+header t.data
+named t.data frt_pre "$pre_id" "$pre_tag"
+named t.data frt_thr "$thr_id" "$thr_tag"
+
+# --threads, loads the side band lost: the recorder (sampling little, so
+# that its rings keep the BPF_EVENTs) is stopped while 150
+# programs load and unload (their records fill the side band's page) and
+# then NM load and stay; their BPF_EVENTs wait in the rings, which the
+# drain threads read, and each of the NM is in BPF_PROG_INFO
+NM=20
+mkfifo many.in
+"$PERF" record -q -F 10 --threads -a -e cpu-clock -o m.data 2> m.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+kill -STOP $rec
+for i in $(seq 150); do "$LOAD" frt_fill < /dev/null > /dev/null || fail "bpf-load frt_fill"; done
+exec 9<> many.in
+for i in $(seq $NM); do "$LOAD" frt_m$i < many.in > mp$i.out 2>&1 & BG_PIDS+=($!); done
+loaded() { [ "$(cat mp*.out | grep -c '^[0-9]* [0-9a-f]* [0-9]*$')" -ge $NM ]; }
+wait_until "$NM programs not loaded: $(cat mp*.out | grep -v '^[0-9]' | head -3)" loaded
+kill -CONT $rec
+kill -INT $rec
+wait $rec
+rc=$?
+[ $rc = 130 ] || fail "--threads, $NM loads: exit $rc: $(cat m.err)"
+header m.data
+n=0
+for i in $(seq $NM); do
+	read -r id _ < mp$i.out
+	grep -q "^# bpf_prog_info $id: bpf_prog_[0-9a-f]*_frt_m${i}_fn " m.data.header && n=$((n + 1))
+done
+exec 9>&-
+[ $n -eq $NM ] || fail "--threads: $n of the $NM programs loaded during the recording in BPF_PROG_INFO"
+stock_reads_clean m.data
 
 # flight recorder: the program is unloaded before the dump at the end
 "$PERF" record -q --overwrite -a -e cpu-clock -o o.data -- ./run.sh frt_gone 400 ||

@@ -60,6 +60,10 @@ _, st = os.waitpid(p.pid, 0)
 sys.exit(0 if os.WIFSIGNALED(st) and os.WTERMSIG(st) == 11 and not os.WCOREDUMP(st) else 1)
 PY
 
+# an image with the running kernel's build id, for --vmlinux
+echo 'int x;' | cc -x c -c -o "$TMP/vmlinux.o" - &&
+	objcopy --add-section .note.gnu.build-id=/sys/kernel/notes "$TMP/vmlinux.o" "$TMP/vmlinux" ||
+	fail "cannot make an image with the kernel's build id"
 # the stock's options: accepted as the stock accepts them (both perfs run,
 # same exit status), their one line where the stock says one
 opt_status() {	# PERF ARGS...: exit status of a short recording
@@ -71,7 +75,10 @@ opt_status() {	# PERF ARGS...: exit status of a short recording
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 for o in --aio --aio=2 --no-aio --debuginfod --debuginfod=http://localhost:1 \
 	 --num-thread-synthesize=2 --strict-freq --transaction "-m 8,16" "-m ,16" "-m 16K,64K" \
-	 "--strict-freq -F $max" "--strict-freq -F $((max + 1))" "-m 8,abc"; do
+	 "--strict-freq -F $max" "--strict-freq -F $((max + 1))" "-m 8,abc" \
+	 "--strict-freq -e cpu-clock/freq=$max/" "--strict-freq -e cpu-clock/freq=$((max + 1))/" \
+	 --clang-opt=-O2 --clang-path=/nonexistent/clang --vmlinux=/nonexistent/vmlinux \
+	 --vmlinux=$TMP/vmlinux; do
 	got=$(opt_status "$PERF" $o)
 	want=$(opt_status "$STOCK" $o)
 	[ "$got" = "$want" ] || fail "record $o: exit status $got, the stock's $want: $(cat opt.err)"
@@ -88,6 +95,24 @@ opt_status "$PERF" --debuginfod > /dev/null
 	fail "--debuginfod: $(cat opt.err)"
 opt_status "$PERF" --strict-freq -F $((max + 1)) > /dev/null
 grep -q "^error: Maximum frequency rate ($max Hz) exceeded" opt.err || fail "--strict-freq: $(cat opt.err)"
+# --vmlinux: an unreadable file in the stock's words; an image checked
+# against the running kernel's build id
+opt_status "$PERF" --vmlinux=/nonexistent/vmlinux > /dev/null
+[ "$(cat opt.err)" = "Invalid file: /nonexistent/vmlinux" ] || fail "--vmlinux: $(cat opt.err)"
+# (the stock 6.1 aborts on this one: "corrupted size vs. prev_size")
+opt_status "$PERF" --vmlinux=/usr/bin/true > /dev/null
+grep -q "^Warning: --vmlinux /usr/bin/true: build id [0-9a-f]*, not the running kernel's" opt.err ||
+	fail "--vmlinux of another build id: $(cat opt.err)"
+opt_status "$PERF" -v --vmlinux="$TMP/vmlinux" > /dev/null
+grep -q "^perf record: --vmlinux $TMP/vmlinux: the running kernel's image" opt.err ||
+	fail "--vmlinux of the kernel's build id: $(cat opt.err)"
+opt_status "$PERF" -v --clang-opt=-O2 > /dev/null
+grep -q "^perf record: --clang-opt: no BPF scriptlet to compile" opt.err ||
+	fail "-v --clang-opt: $(cat opt.err)"
+# a freq= term over the maximum: refused before anything opens, in one line
+opt_status "$PERF" --strict-freq -e cpu-clock/freq=$((max + 1))/ > /dev/null
+[ "$(cat opt.err)" = "error: cpu-clock: Maximum frequency rate ($max Hz) exceeded by freq=$((max + 1)): lower it or raise /proc/sys/kernel/perf_event_max_sample_rate (--strict-freq)" ] ||
+	fail "--strict-freq, freq= term: $(cat opt.err)"
 # -v says what each does here
 opt_status "$PERF" -v --transaction --aio --num-thread-synthesize=4 -m 8,16 > /dev/null
 for l in "--transaction: no event recorded here has transaction flags" "--aio: the rings are written" \
