@@ -531,13 +531,8 @@ static void tp_rejects__exit(struct tp_rejects *rj)
 	free(rj->v);
 }
 
-/* A rejected format libtraceevent could not even name: the stock perf
- * refuses the file ("error parsing event file"). */
-#define TP_REJECT_UNPARSED 0x80000000u
-
 /* The child: each rejected format parsed alone, the index of each one
- * libtraceevent registers written to fd, or of one it refuses with
- * TP_REJECT_UNPARSED set. Its output is silenced: the
+ * libtraceevent registers written to fd. Its output is silenced: the
  * formats failed our checks and libtraceevent may crash or leak on them. */
 static void __attribute__((noreturn)) tp_rejects__child(const struct tp_rejects *rj, int fd)
 {
@@ -550,12 +545,9 @@ static void __attribute__((noreturn)) tp_rejects__child(const struct tp_rejects 
 
 		if (!tep)
 			_exit(1);
-		u32 said = i;
-
-		if (tep_parse_event(tep, rj->v[i].fmt, rj->v[i].n, rj->v[i].sys))
-			said |= TP_REJECT_UNPARSED;
-		if ((said != i || tep_find_event(tep, tp__format_id(rj->v[i].fmt))) &&
-		    write(fd, &said, sizeof(said)) != sizeof(said))
+		tep_parse_event(tep, rj->v[i].fmt, rj->v[i].n, rj->v[i].sys);
+		if (tep_find_event(tep, tp__format_id(rj->v[i].fmt)) &&
+		    write(fd, &i, sizeof(i)) != sizeof(i))
 			_exit(1);
 		tep_free(tep);
 	}
@@ -566,8 +558,7 @@ static void __attribute__((noreturn)) tp_rejects__child(const struct tp_rejects 
  * answer is what the stock perf, which parses them in-process, makes of
  * the file. One child asks for all of them; a format that kills it
  * (the stock perf dies on the file too) leaves the ones not answered yet
- * undescribed. Each registered one's id goes into ids. 0, -EINVAL when
- * libtraceevent cannot name one (the stock refuses the file), or -errno. */
+ * undescribed. Each registered one's id goes into ids. 0 or -errno. */
 static int tp_rejects__ask(const struct tp_rejects *rj, struct tep_handle *tep,
 			   struct id_hash *ids, struct tp_formats *st)
 {
@@ -593,12 +584,9 @@ static int tp_rejects__ask(const struct tp_rejects *rj, struct tep_handle *tep,
 	if (st)
 		st->checks++;
 	/* a pipe gives 4-byte writes whole */
-	while (read(fds[0], &i, sizeof(i)) == sizeof(i)) {
-		if (i & TP_REJECT_UNPARSED)
-			ret = -EINVAL;
-		else if (!ret && i < rj->nr && id_hash__add(ids, tp__format_id(rj->v[i].fmt), tep))
+	while (read(fds[0], &i, sizeof(i)) == sizeof(i))
+		if (!ret && i < rj->nr && id_hash__add(ids, tp__format_id(rj->v[i].fmt), tep))
 			ret = -ENOMEM;
-	}
 	close(fds[0]);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
@@ -662,10 +650,11 @@ static int tp__td_event(struct cursor *c, struct tep_handle *tep, const char *sy
 	 * the event counts as described if libtraceevent (so the stock perf)
 	 * would still take it */
 	if (tp__format_ok(s, n)) {
-		/* one libtraceevent cannot even name makes the stock perf
-		 * refuse the file ("error parsing event file") */
-		if (tep_parse_event(tep, s, n, sys) ||
-		    (ids && id_hash__add(ids, tp__format_id(s), tep)))
+		/* one libtraceevent cannot even name describes nothing: the
+		 * stock perf goes on ("error parsing event file") and refuses
+		 * the file only if an event needs it */
+		if (!tep_parse_event(tep, s, n, sys) && ids &&
+		    id_hash__add(ids, tp__format_id(s), tep))
 			err = -1;
 	} else {
 		if (st)
