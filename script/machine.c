@@ -207,7 +207,7 @@ int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
 	return maps__insert(m, p, &map);
 }
 
-int machine__fork(struct machine *m, u32 pid, u32 ppid)
+int machine__fork(struct machine *m, u32 pid, u32 ppid, int clone)
 {
 	struct maps *child, *parent;
 
@@ -220,7 +220,7 @@ int machine__fork(struct machine *m, u32 pid, u32 ppid)
 	/* a reused pid forgets its earlier process */
 	m->nr_maps -= child->nr;
 	child->nr = 0;
-	if (m->nr_maps + parent->nr > MAX_MAPS_TOTAL)
+	if (!clone || m->nr_maps + parent->nr > MAX_MAPS_TOTAL)
 		return 0;
 	if (maps__reserve(child, parent->nr))
 		return -ENOMEM;

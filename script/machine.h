@@ -56,9 +56,11 @@ void machine__exit(struct machine *m);
  * 0 or -ENOMEM. */
 int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
 		  const char *filename, const u8 *bid, int bid_len);
-/* A FORK record: a new process starts with a copy of its parent's maps.
- * 0 or -ENOMEM. */
-int machine__fork(struct machine *m, u32 pid, u32 ppid);
+/* A FORK record: a new process starts with a copy of its parent's maps
+ * (clone), or with none where the stock perf's synthesized FORK says that
+ * the process's own MMAPs follow (PERF_RECORD_MISC_FORK_EXEC): the
+ * parent's would otherwise show through their gaps. 0 or -ENOMEM. */
+int machine__fork(struct machine *m, u32 pid, u32 ppid, int clone);
 /* ip of process pid in cpumode (PERF_RECORD_MISC_KERNEL/USER). */
 void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct addr_loc *al);
 

@@ -38,11 +38,16 @@ static int test_maps(struct test_ctx *ctx)
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/tmp/perf-10.map") && al.rel == 0x20010,
 		    "anon: %s", al.map ? al.map->dso->name : "-");
 	/* a child process starts with its parent's maps, a thread shares them */
-	TEST_ASSERT(!machine__fork(&m, 11, 10) && !machine__fork(&m, 10, 10), "fork");
+	TEST_ASSERT(!machine__fork(&m, 11, 10, 1) && !machine__fork(&m, 10, 10, 1), "fork");
 	machine__resolve(&m, 11, PERF_RECORD_MISC_USER, 0x11010, &al);
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/nonexistent/b"), "child");
 	machine__resolve(&m, 12, PERF_RECORD_MISC_USER, 0x11010, &al);
 	TEST_ASSERT(!al.map, "unknown pid");
+	/* the stock perf's synthesized FORK (its MMAPs follow): no copy, and
+	 * what the pid had before is gone */
+	TEST_ASSERT(!machine__fork(&m, 11, 10, 0), "synthesized fork");
+	machine__resolve(&m, 11, PERF_RECORD_MISC_USER, 0x11010, &al);
+	TEST_ASSERT(!al.map, "synthesized child: %s", al.map ? al.map->dso->name : "-");
 	/* the kernel from its MMAP on; below it nothing */
 	TEST_ASSERT(!machine__mmap(&m, -1, 0xffffffff81000000ULL, 0x1000, 0,
 				   "[kernel.kallsyms]_text", NULL, 0), "kernel");
