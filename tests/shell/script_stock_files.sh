@@ -24,57 +24,61 @@ same() {	# FILE ARGS...
 # (cpu where the samples carry it) and the task and map records among
 # the samples. The prefix of a PERF_RECORD_* line (whose comm, pid, time)
 # is the business of tests/shell/script_events.sh, left out here.
-same_all() {	# FILE
-	local fields=comm,pid,tid,cpu,time,period,event,ip,sym,symoff,dso
+# Whole-system files: the workload's samples only (--pid), as what other
+# tasks of the machine run is no part of the test.
+same_all() {	# FILE [--pid PID]
+	local f=$1 fields=comm,pid,tid,cpu,time,period,event,ip,sym,symoff,dso
 
-	"$STOCK" script -i "$1" -F cpu > /dev/null 2>&1 || fields=${fields/,cpu/}
-	same "$1"
-	same "$1" -F "$fields"
-	"$PERF" script -i "$1" --show-task-events --show-mmap-events 2> ours.err |
-		sed 's/^.*PERF_RECORD_/PERF_RECORD_/' > ours.txt || fail "$1 --show-*-events"
-	"$STOCK" script -i "$1" --show-task-events --show-mmap-events 2>/dev/null |
+	shift
+	"$STOCK" script -i "$f" -F cpu > /dev/null 2>&1 || fields=${fields/,cpu/}
+	same "$f" "$@"
+	same "$f" -F "$fields" "$@"
+	"$PERF" script -i "$f" --show-task-events --show-mmap-events "$@" 2> ours.err |
+		sed 's/^.*PERF_RECORD_/PERF_RECORD_/' > ours.txt || fail "$f --show-*-events"
+	"$STOCK" script -i "$f" --show-task-events --show-mmap-events "$@" 2>/dev/null |
 		sed 's/^.*PERF_RECORD_/PERF_RECORD_/' > stock.txt
 	cmp -s ours.txt stock.txt ||
-		fail "$1 --show-task-events --show-mmap-events: $(diff ours.txt stock.txt | head -4)"
-	[ ! -s ours.err ] || fail "$1: said $(head -2 ours.err)"
+		fail "$f --show-task-events --show-mmap-events: $(diff ours.txt stock.txt | head -4)"
+	[ ! -s ours.err ] || fail "$f: said $(head -2 ours.err)"
 }
 
 F=comm,tid,time,period,event,ip
 spin="$PERF test -w spin 0.3"
+# the workload of a whole-system recording, its pid in wl.pid
+echo 'echo $$ > wl.pid; exec "$@"' > wl.sh
+wl="sh wl.sh $spin"
 "$STOCK" record -q -o def.data -- $spin || fail "record default"
 same_all def.data
 "$STOCK" record -q -g -o g.data -- $spin || fail "record -g"
 same_all g.data
-"$STOCK" record -q -a -e sched:sched_switch -e cpu-clock -o tp.data -- $spin || fail "record -a"
-same_all tp.data
-"$STOCK" record -q -a -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -o sys.data -- $spin ||
+"$STOCK" record -q -a -e sched:sched_switch -e cpu-clock -o tp.data -- $wl || fail "record -a"
+same_all tp.data --pid "$(cat wl.pid)"
+"$STOCK" record -q -a -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -o sys.data -- $wl ||
 	fail "record raw_syscalls"
-same_all sys.data
+same_all sys.data --pid "$(cat wl.pid)"
 "$STOCK" record -q -z -g -o z.data -- $spin || fail "record -z"
 same_all z.data
 # DWARF unwinding is another item: the fields without the call chain
 "$STOCK" record -q --call-graph dwarf -o dwarf.data -- $spin || fail "record dwarf"
 same dwarf.data -F comm,pid,tid,time,period,event
-# the recorder itself forks after the synthesis and before it stops: its
-# own samples are named after its parent, as the stock names them
-"$STOCK" record -q --overwrite -a -o ow.data -- $spin || fail "record --overwrite"
-same_all ow.data
-"$STOCK" sched record -q -o sched.data -- $spin > /dev/null 2>&1 || fail "sched record"
-same_all sched.data
+"$STOCK" record -q --overwrite -a -o ow.data -- $wl || fail "record --overwrite"
+same_all ow.data --pid "$(cat wl.pid)"
+"$STOCK" sched record -q -o sched.data -- $wl > /dev/null 2>&1 || fail "sched record"
+same_all sched.data --pid "$(cat wl.pid)"
 "$STOCK" inject -b -i g.data -o inj.data || fail "inject -b"
 same_all inj.data
 "$STOCK" record -q -o - -- $spin > pipe.data 2>/dev/null || fail "record -o -"
 same_all pipe.data
-"$STOCK" record -q -e cpu-clock -e sched:sched_switch -g -a -o multi.data -- $spin ||
+"$STOCK" record -q -e cpu-clock -e sched:sched_switch -g -a -o multi.data -- $wl ||
 	fail "record several events -g -a"
-same_all multi.data
+same_all multi.data --pid "$(cat wl.pid)"
 if "$STOCK" trace record -q -o trace.data -- $spin > /dev/null 2>&1; then
 	same_all trace.data
 else
 	log "the stock perf has no perf trace record here"
 fi
 # an overwrite dump that SIGUSR2 asks for (--switch-output names it)
-"$STOCK" record -q --overwrite --switch-output -a -o sw.data -- $PERF test -w spin 30 \
+"$STOCK" record -q --overwrite --switch-output -a -o sw.data -- sh wl.sh $PERF test -w spin 30 \
 	> /dev/null 2>&1 &
 rec=$!
 wait_ready $rec
@@ -82,7 +86,7 @@ kill -USR2 $rec
 wait_until "no dump from SIGUSR2" compgen -G 'sw.data.[0-9]*' > /dev/null
 kill -INT $rec
 wait $rec
-same_all "$(compgen -G 'sw.data.[0-9]*' | head -1)"
+same_all "$(compgen -G 'sw.data.[0-9]*' | head -1)" --pid "$(cat wl.pid)"
 
 # records that no one decodes here, in a file the stock reads: counted
 # on one line at the end (an AUXTRACE_ERROR: type, code, cpu, pid, tid,
