@@ -12,6 +12,12 @@ struct symbol {
 	u64 name;	/* offset in its dso's name arena */
 	u8 bind;	/* STB_*: picks one of several symbols at one address */
 	u8 plt;		/* a PLT entry, name@plt: in the table after the others */
+	/* no size: it reaches up to the next symbol, over the PLT's entries
+	 * in between. The stock perf keeps them all in one tree, where the
+	 * entries inserted after it lift themselves above it once there are
+	 * two: its search no longer meets it past the second entry's start
+	 * (.plt.got after .init's _init: [unknown]) */
+	u8 stretched;
 };
 
 enum dso_kind {
