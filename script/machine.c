@@ -269,15 +269,40 @@ void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct ad
 	al->sym = dso__find(m->dsos, al->map->dso, al->rel, &al->symoff);
 }
 
+/* v in lower-case hex without leading zeros, into the end of buf: where
+ * it starts. */
+static char *hex(char *end, u64 v)
+{
+	do {
+		*--end = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	return end;
+}
+
+/* Built without printf, which was most of the time of perf script's
+ * callchains: one piece of text after the other. */
 void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff, int dso)
 {
+	char num[20], *end = num + sizeof(num);
+
 	if (sym && al->sym) {
-		fprintf(out, " %s", symbol__name(al->map->dso, al->sym));
-		if (symoff)
-			fprintf(out, "+0x%llx", (unsigned long long)al->symoff);
+		fputc_unlocked(' ', out);
+		fputs_unlocked(symbol__name(al->map->dso, al->sym), out);
+		if (symoff) {
+			char *p = hex(end, al->symoff);
+
+			*--p = 'x';
+			*--p = '0';
+			*--p = '+';
+			fwrite_unlocked(p, 1, end - p, out);
+		}
 	} else if (sym) {
-		fprintf(out, " [unknown]");
+		fputs_unlocked(" [unknown]", out);
 	}
-	if (dso)
-		fprintf(out, " (%s)", al->map ? al->map->dso->name : "[unknown]");
+	if (dso) {
+		fputs_unlocked(" (", out);
+		fputs_unlocked(al->map ? al->map->dso->name : "[unknown]", out);
+		fputc_unlocked(')', out);
+	}
 }
