@@ -280,29 +280,47 @@ static char *hex(char *end, u64 v)
 	return end;
 }
 
+/* Appends n bytes of src at *p if they fit before end (0 if not). */
+static int put(char **p, const char *end, const char *src, size_t n)
+{
+	if ((size_t)(end - *p) < n)
+		return 0;
+	memcpy(*p, src, n);
+	*p += n;
+	return 1;
+}
+
 /* Built without printf, which was most of the time of perf script's
- * callchains: one piece of text after the other. */
+ * callchains, and written at once: the pieces go to a line buffer, or
+ * one by one where the names are too long for it. */
 void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff, int dso)
 {
-	char num[20], *end = num + sizeof(num);
+	char line[512], num[20], *p = line, *end = line + sizeof(line), *h = num + sizeof(num);
+	const char *dso_name = al->map ? al->map->dso->name : "[unknown]";
+	int ok = 1;
 
 	if (sym && al->sym) {
-		fputc_unlocked(' ', out);
-		fputs_unlocked(symbol__name(al->map->dso, al->sym), out);
-		if (symoff) {
-			char *p = hex(end, al->symoff);
+		const char *name = symbol__name(al->map->dso, al->sym);
 
-			*--p = 'x';
-			*--p = '0';
-			*--p = '+';
-			fwrite_unlocked(p, 1, end - p, out);
+		ok = put(&p, end, " ", 1) && put(&p, end, name, strlen(name));
+		if (symoff) {
+			h = hex(h, al->symoff);
+			ok = ok && put(&p, end, "+0x", 3) && put(&p, end, h, num + sizeof(num) - h);
 		}
 	} else if (sym) {
-		fputs_unlocked(" [unknown]", out);
+		ok = put(&p, end, " [unknown]", 10);
 	}
-	if (dso) {
-		fputs_unlocked(" (", out);
-		fputs_unlocked(al->map ? al->map->dso->name : "[unknown]", out);
-		fputc_unlocked(')', out);
+	if (dso)
+		ok = ok && put(&p, end, " (", 2) && put(&p, end, dso_name, strlen(dso_name)) &&
+		     put(&p, end, ")", 1);
+	if (ok) {
+		fwrite_unlocked(line, 1, p - line, out);
+		return;
 	}
+	if (sym)
+		fprintf(out, " %s", al->sym ? symbol__name(al->map->dso, al->sym) : "[unknown]");
+	if (sym && al->sym && symoff)
+		fprintf(out, "+0x%llx", (unsigned long long)al->symoff);
+	if (dso)
+		fprintf(out, " (%s)", dso_name);
 }
