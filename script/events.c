@@ -236,11 +236,14 @@ static int script__ksymbol(struct script *s, const struct kernel_record *k)
 
 	if (!body_ok(k->h, k->trailer, 16 + 1, sizeof(*k->h) + 16))
 		return -EINVAL;
-	if ((!s->o->show_bpf && !s->o->show_text_poke) || !record_start(s, k, k->sid.tid))
-		return 0;
 	memcpy(&addr, b, 8);
 	memcpy(&type, b + 12, 2);
 	memcpy(&flags, b + 14, 2);
+	if (s->dsos && machine__ksymbol(&s->machine, addr, k->ids[2], b + 16,
+					flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER))
+		return -ENOMEM;
+	if ((!s->o->show_bpf && !s->o->show_text_poke) || !record_start(s, k, k->sid.tid))
+		return 0;
 	fprintf(s->out, " addr %llx len %u type %u flags 0x%x name %s\n", (unsigned long long)addr,
 		(unsigned)k->ids[2], (unsigned)type, (unsigned)flags, b + 16);
 	return 0;

@@ -1,12 +1,16 @@
 /* Mappings of processes and of the kernel, built from a file's records in
  * time order, and addresses resolved against them. */
 #include "script/machine.h"
+#include "script/symbols-elf.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The maps of the kernel's code that KSYMBOL records name, kept among the
+ * processes' under a pid no process has. */
+#define KSYMBOL_PID ((u32)-1)
 /* Where the kernel is when the file has no MMAP for it: the upper half. */
 #define KERNEL_START_DEFAULT 0xffff800000000000ULL
 /* Maps beyond these are not followed (their addresses are unknown): a
@@ -231,6 +235,43 @@ int machine__fork(struct machine *m, u32 pid, u32 ppid, int clone)
 	return 0;
 }
 
+int machine__ksymbol(struct machine *m, u64 addr, u32 len, const char *name, int unregister)
+{
+	struct maps *p = machine__maps(m, KSYMBOL_PID);
+	struct map map = { addr, addr + len, 0, NULL, 1 };
+	struct symtab t = { 0 };
+
+	if (!p)
+		return -ENOMEM;
+	if (unregister) {
+		for (size_t i = 0; i < p->nr; i++) {
+			if (p->v[i].start == addr) {
+				memmove(p->v + i, p->v + i + 1, (p->nr - i - 1) * sizeof(*p->v));
+				p->nr--;
+				m->nr_maps--;
+				break;
+			}
+		}
+		return 0;
+	}
+	if (!len || map.end < addr)
+		return 0;
+	map.dso = dsos__get(m->dsos, DSO_KSYMBOL, name, NULL, 0);
+	if (!map.dso)
+		return -ENOMEM;
+	/* one table a name: a program loaded again elsewhere keeps the
+	 * first one's address, unlikely enough not to be worth a copy */
+	if (!map.dso->loaded) {
+		map.dso->loaded = 1;
+		if (symtab__add(&t, addr, len, name, STB_GLOBAL)) {
+			symtab__exit(&t);
+			return -ENOMEM;
+		}
+		symtab__finish(&t, map.dso);
+	}
+	return maps__insert(m, p, &map);
+}
+
 static const struct map *maps__find(const struct maps *p, u64 ip)
 {
 	size_t lo = 0, hi = p->nr;
@@ -253,9 +294,12 @@ void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct ad
 	memset(al, 0, sizeof(*al));
 	al->rel = ip;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		if (ip < m->kernel_map.start || ip >= m->kernel_map.end)
+		p = id_hash__find(&m->procs, KSYMBOL_PID);
+		al->map = p ? maps__find(p, ip) : NULL;
+		if (!al->map && ip >= m->kernel_map.start && ip < m->kernel_map.end)
+			al->map = &m->kernel_map;
+		if (!al->map)
 			return;
-		al->map = &m->kernel_map;
 	} else if (cpumode == PERF_RECORD_MISC_USER) {
 		p = id_hash__find(&m->procs, pid);
 		al->map = p ? maps__find(p, ip) : NULL;

@@ -61,6 +61,10 @@ int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
  * the process's own MMAPs follow (PERF_RECORD_MISC_FORK_EXEC): the
  * parent's would otherwise show through their gaps. 0 or -ENOMEM. */
 int machine__fork(struct machine *m, u32 pid, u32 ppid, int clone);
+/* A KSYMBOL record: kernel code at [addr, addr + len) named name (a BPF
+ * program), a DSO of that name with that one symbol, as the stock perf
+ * shows it; unregister: gone again. 0 or -ENOMEM. */
+int machine__ksymbol(struct machine *m, u64 addr, u32 len, const char *name, int unregister);
 /* ip of process pid in cpumode (PERF_RECORD_MISC_KERNEL/USER). */
 void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct addr_loc *al);
 

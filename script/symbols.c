@@ -391,6 +391,8 @@ static void dso__load(struct dsos *d, struct dso *dso)
 	case DSO_PERF_MAP:
 		rc = load_perf_map(&t, dso->name);
 		break;
+	case DSO_KSYMBOL:	/* its table comes with the record */
+		break;
 	}
 	if (rc) {
 		symtab__exit(&t);

@@ -26,6 +26,8 @@ enum dso_kind {
 			 * another kernel's */
 	DSO_VDSO,	/* [vdso]: this process's own, as the kernel is the same */
 	DSO_PERF_MAP,	/* an anonymous (JIT) map: /tmp/perf-PID.map if there is one */
+	DSO_KSYMBOL,	/* kernel code a KSYMBOL record names (a BPF program): its
+			 * one symbol is made from the record */
 };
 
 /* The first PT_LOAD segments of an ELF file: a file offset inside one is

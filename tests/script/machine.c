@@ -55,6 +55,21 @@ static int test_maps(struct test_ctx *ctx)
 	TEST_ASSERT(!al.map, "below the kernel");
 	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffff83000000ULL, &al);
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "[kernel.kallsyms]"), "kernel");
+	/* a BPF program's KSYMBOL: its name is the DSO and the symbol, above
+	 * the kernel's own map, until it is unregistered */
+	TEST_ASSERT(!machine__ksymbol(&m, 0xffffffffc0022000ULL, 0x100, "bpf_prog_1_fn", 0),
+		    "ksymbol");
+	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffffc0022016ULL, &al);
+	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "bpf_prog_1_fn") && al.sym &&
+		    !strcmp(symbol__name(al.map->dso, al.sym), "bpf_prog_1_fn") && al.symoff == 0x16 &&
+		    al.rel == 0xffffffffc0022016ULL, "in the program: %s",
+		    al.map ? al.map->dso->name : "-");
+	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffffc0022100ULL, &al);
+	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "[kernel.kallsyms]"), "past it");
+	TEST_ASSERT(!machine__ksymbol(&m, 0xffffffffc0022000ULL, 0x100, "bpf_prog_1_fn", 1),
+		    "unregister");
+	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffffc0022016ULL, &al);
+	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "[kernel.kallsyms]"), "unregistered");
 	machine__exit(&m);
 	/* many files: each name one DSO, found again */
 	for (int pass = 0; pass < 2; pass++) {
