@@ -341,12 +341,14 @@ void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff
 {
 	char line[512], num[20], *p = line, *end = line + sizeof(line), *h = num + sizeof(num);
 	const char *dso_name = al->map ? al->map->dso->name : "[unknown]";
+	size_t dso_len = al->map ? al->map->dso->name_len : 9;
 	int ok = 1;
 
 	if (sym && al->sym) {
 		const char *name = symbol__name(al->map->dso, al->sym);
 
-		ok = put(&p, end, " ", 1) && put(&p, end, name, strlen(name));
+		/* a name of 4 GB or more is not counted: printed with fprintf */
+		ok = put(&p, end, " ", 1) && put(&p, end, name, al->sym->name_len);
 		if (symoff) {
 			h = hex(h, al->symoff);
 			ok = ok && put(&p, end, "+0x", 3) && put(&p, end, h, num + sizeof(num) - h);
@@ -355,7 +357,7 @@ void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff
 		ok = put(&p, end, " [unknown]", 10);
 	}
 	if (dso)
-		ok = ok && put(&p, end, " (", 2) && put(&p, end, dso_name, strlen(dso_name)) &&
+		ok = ok && put(&p, end, " (", 2) && put(&p, end, dso_name, dso_len) &&
 		     put(&p, end, ")", 1);
 	if (ok) {
 		fwrite_unlocked(line, 1, p - line, out);

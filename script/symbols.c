@@ -146,6 +146,7 @@ struct dso *dsos__get(struct dsos *d, enum dso_kind kind, const char *name, cons
 	if (!dso)
 		return NULL;
 	dso->name = strdup(name);
+	dso->name_len = strlen(name);
 	if (!dso->name) {
 		free(dso);
 		return NULL;
@@ -173,7 +174,8 @@ int symtab__add(struct symtab *t, u64 start, u64 size, const char *name, u8 bind
 		t->syms = n;
 		t->cap = cap;
 	}
-	t->syms[t->nr++] = (struct symbol){ start, start + size, t->names.len, bind, 0, 0 };
+	t->syms[t->nr++] = (struct symbol){ start, start + size, t->names.len, bind, 0, 0,
+					    (u32)MIN(strlen(name), (size_t)UINT32_MAX) };
 	buf__str0(&t->names, name);
 	return t->names.err;
 }

@@ -18,6 +18,7 @@ struct symbol {
 	 * two: its search no longer meets it past the second entry's start
 	 * (.plt.got after .init's _init: [unknown]) */
 	u8 stretched;
+	u32 name_len;	/* strlen of its name: printed without counting */
 };
 
 enum dso_kind {
@@ -38,6 +39,7 @@ struct dso_seg {
 
 struct dso {
 	char *name;	/* what -F dso prints between parentheses */
+	size_t name_len;
 	enum dso_kind kind;
 	u8 bid[BUILD_ID_SIZE];
 	int bid_len;	/* 0: the file said no build id */
