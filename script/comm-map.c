@@ -10,6 +10,7 @@
 struct comm_entry {
 	pid_t tid;	/* key(tid); 0 marks an empty slot */
 	pid_t pid;
+	int named;	/* 0: the entry only holds pid (a fork of an unnamed parent) */
 	char comm[16];
 };
 
@@ -77,7 +78,7 @@ int comm_map__set(struct comm_map *m, pid_t pid, pid_t tid, const char *comm)
 
 	/* comm may be another entry's name (a fork inherits its parent's):
 	 * take it before growing frees the table it points into */
-	snprintf(name, sizeof(name), "%s", comm);
+	snprintf(name, sizeof(name), "%s", comm ? comm : "");
 	if (m->used * 2 >= m->cap && grow(m))
 		return -ENOMEM;
 	e = lookup(m, key(tid));
@@ -86,6 +87,7 @@ int comm_map__set(struct comm_map *m, pid_t pid, pid_t tid, const char *comm)
 		m->used++;
 	}
 	e->pid = pid;
+	e->named = comm != NULL;
 	memcpy(e->comm, name, sizeof(name));
 	return 0;
 }
@@ -94,5 +96,22 @@ const char *comm_map__get(const struct comm_map *m, pid_t tid)
 {
 	const struct comm_entry *e = lookup(m, key(tid));
 
-	return e->tid ? e->comm : NULL;
+	return e->tid && e->named ? e->comm : NULL;
+}
+
+int comm_map__fork(struct comm_map *m, pid_t pid, pid_t tid, pid_t ppid, pid_t ptid)
+{
+	const struct comm_entry *parent = lookup(m, key(ptid));
+	const char *comm = ptid ? NULL : "swapper";
+
+	/* as the stock perf: a parent known under another process is taken
+	 * for a stale task (its FORK lost) and is nameless from now on */
+	if (parent->tid && parent->pid != ppid) {
+		if (comm_map__set(m, ppid, ptid, NULL))
+			return -ENOMEM;
+	} else if (parent->tid && parent->named) {
+		comm = parent->comm;
+	}
+	/* the child is a new task, whatever the tid named before */
+	return comm_map__set(m, pid, tid, comm);
 }

@@ -10,8 +10,14 @@ struct comm_map;
 /* NULL with errno set; comm_map__delete() frees it. */
 struct comm_map *comm_map__new(void);
 void comm_map__delete(struct comm_map *m);
-/* Sets tid's comm (and pid); comm may be a string of this map. 0 or -ENOMEM. */
+/* Sets tid's comm (and pid); comm may be a string of this map, NULL for
+ * a task with no name. 0 or -ENOMEM. */
 int comm_map__set(struct comm_map *m, pid_t pid, pid_t tid, const char *comm);
+/* A FORK of tid (process pid) from ptid (process ppid): the child is a
+ * new task named as its parent is now, or nameless when the parent is
+ * (the idle task, tid 0, is "swapper"); what tid was called before is
+ * forgotten. 0 or -ENOMEM. */
+int comm_map__fork(struct comm_map *m, pid_t pid, pid_t tid, pid_t ppid, pid_t ptid);
 /* tid's comm, or NULL if never named; the string belongs to the map. */
 const char *comm_map__get(const struct comm_map *m, pid_t tid);
 

@@ -106,15 +106,12 @@ static int script__task(struct script *s, const struct kernel_record *k)
 
 	if (!body_ok(h, k->trailer, 24, 0))
 		return -EINVAL;
-	/* a new thread starts with its parent's name, also where a record
-	 * synthesized before named it already (the stock makes it anew);
-	 * the children of the idle task (kthreadd, init) with "swapper" */
-	if (h->type == PERF_RECORD_FORK && s->dsos && machine__fork(&s->machine, ids[0], ids[1]))
+	/* the child is made anew (also where a record synthesized before
+	 * named it), named as its parent is now (see comm_map__fork) */
+	if (h->type == PERF_RECORD_FORK && s->dsos &&
+	    machine__fork(&s->machine, ids[0], ids[1], !(h->misc & PERF_RECORD_MISC_FORK_EXEC)))
 		return -ENOMEM;
-	if (h->type == PERF_RECORD_FORK &&
-	    (comm_map__get(s->comms, ids[3]) || !ids[3]) &&
-	    comm_map__set(s->comms, ids[0], ids[2],
-			  ids[3] ? comm_map__get(s->comms, ids[3]) : "swapper"))
+	if (h->type == PERF_RECORD_FORK && comm_map__fork(s->comms, ids[0], ids[2], ids[1], ids[3]))
 		return -ENOMEM;
 	if (s->o->show_task) {
 		/* as the stock perf: under the thread of the sample id
@@ -239,11 +236,14 @@ static int script__ksymbol(struct script *s, const struct kernel_record *k)
 
 	if (!body_ok(k->h, k->trailer, 16 + 1, sizeof(*k->h) + 16))
 		return -EINVAL;
-	if ((!s->o->show_bpf && !s->o->show_text_poke) || !record_start(s, k, k->sid.tid))
-		return 0;
 	memcpy(&addr, b, 8);
 	memcpy(&type, b + 12, 2);
 	memcpy(&flags, b + 14, 2);
+	if (s->dsos && machine__ksymbol(&s->machine, addr, k->ids[2], b + 16,
+					flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER))
+		return -ENOMEM;
+	if ((!s->o->show_bpf && !s->o->show_text_poke) || !record_start(s, k, k->sid.tid))
+		return 0;
 	fprintf(s->out, " addr %llx len %u type %u flags 0x%x name %s\n", (unsigned long long)addr,
 		(unsigned)k->ids[2], (unsigned)type, (unsigned)flags, b + 16);
 	return 0;

@@ -1,6 +1,7 @@
 /* Mappings of processes and of the kernel, built from a file's records in
  * time order, and addresses resolved against them. */
 #include "script/machine.h"
+#include "script/symbols-elf.h"
 #include "script/unwind.h"
 
 #include <errno.h>
@@ -8,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The maps of the kernel's code that KSYMBOL records name, kept among the
+ * processes' under a pid no process has. */
+#define KSYMBOL_PID ((u32)-1)
 /* Where the kernel is when the file has no MMAP for it: the upper half. */
 #define KERNEL_START_DEFAULT 0xffff800000000000ULL
 /* Maps beyond these are not followed (their addresses are unknown): a
@@ -211,7 +215,7 @@ int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
 	return maps__insert(m, p, &map);
 }
 
-int machine__fork(struct machine *m, u32 pid, u32 ppid)
+int machine__fork(struct machine *m, u32 pid, u32 ppid, int clone)
 {
 	struct maps *child, *parent;
 
@@ -225,7 +229,7 @@ int machine__fork(struct machine *m, u32 pid, u32 ppid)
 	m->nr_maps -= child->nr;
 	child->nr = 0;
 	child->gen = ++m->gen;
-	if (m->nr_maps + parent->nr > MAX_MAPS_TOTAL)
+	if (!clone || m->nr_maps + parent->nr > MAX_MAPS_TOTAL)
 		return 0;
 	if (maps__reserve(child, parent->nr))
 		return -ENOMEM;
@@ -234,6 +238,43 @@ int machine__fork(struct machine *m, u32 pid, u32 ppid)
 	child->nr = parent->nr;
 	m->nr_maps += child->nr;
 	return 0;
+}
+
+int machine__ksymbol(struct machine *m, u64 addr, u32 len, const char *name, int unregister)
+{
+	struct maps *p = machine__maps(m, KSYMBOL_PID);
+	struct map map = { addr, addr + len, 0, NULL, 1 };
+	struct symtab t = { 0 };
+
+	if (!p)
+		return -ENOMEM;
+	if (unregister) {
+		for (size_t i = 0; i < p->nr; i++) {
+			if (p->v[i].start == addr) {
+				memmove(p->v + i, p->v + i + 1, (p->nr - i - 1) * sizeof(*p->v));
+				p->nr--;
+				m->nr_maps--;
+				break;
+			}
+		}
+		return 0;
+	}
+	if (!len || map.end < addr)
+		return 0;
+	map.dso = dsos__get(m->dsos, DSO_KSYMBOL, name, NULL, 0);
+	if (!map.dso)
+		return -ENOMEM;
+	/* one table a name: a program loaded again elsewhere keeps the
+	 * first one's address, unlikely enough not to be worth a copy */
+	if (!map.dso->loaded) {
+		map.dso->loaded = 1;
+		if (symtab__add(&t, addr, len, name, STB_GLOBAL)) {
+			symtab__exit(&t);
+			return -ENOMEM;
+		}
+		symtab__finish(&t, map.dso);
+	}
+	return maps__insert(m, p, &map);
 }
 
 static const struct map *maps__find(const struct maps *p, u64 ip)
@@ -274,9 +315,12 @@ void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct ad
 	memset(al, 0, sizeof(*al));
 	al->rel = ip;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		if (ip < m->kernel_map.start || ip >= m->kernel_map.end)
+		p = id_hash__find(&m->procs, KSYMBOL_PID);
+		al->map = p ? maps__find(p, ip) : NULL;
+		if (!al->map && ip >= m->kernel_map.start && ip < m->kernel_map.end)
+			al->map = &m->kernel_map;
+		if (!al->map)
 			return;
-		al->map = &m->kernel_map;
 	} else if (cpumode == PERF_RECORD_MISC_USER) {
 		p = id_hash__find(&m->procs, pid);
 		al->map = p ? maps__find(p, ip) : NULL;
@@ -290,15 +334,60 @@ void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct ad
 	al->sym = dso__find(m->dsos, al->map->dso, al->rel, &al->symoff);
 }
 
+/* v in lower-case hex without leading zeros, into the end of buf: where
+ * it starts. */
+static char *hex(char *end, u64 v)
+{
+	do {
+		*--end = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	return end;
+}
+
+/* Appends n bytes of src at *p if they fit before end (0 if not). */
+static int put(char **p, const char *end, const char *src, size_t n)
+{
+	if ((size_t)(end - *p) < n)
+		return 0;
+	memcpy(*p, src, n);
+	*p += n;
+	return 1;
+}
+
+/* Built without printf, which was most of the time of perf script's
+ * callchains, and written at once: the pieces go to a line buffer, or
+ * one by one where the names are too long for it. */
 void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff, int dso)
 {
+	char line[512], num[20], *p = line, *end = line + sizeof(line), *h = num + sizeof(num);
+	const char *dso_name = al->map ? al->map->dso->name : "[unknown]";
+	size_t dso_len = al->map ? al->map->dso->name_len : 9;
+	int ok = 1;
+
 	if (sym && al->sym) {
-		fprintf(out, " %s", symbol__name(al->map->dso, al->sym));
-		if (symoff)
-			fprintf(out, "+0x%llx", (unsigned long long)al->symoff);
+		const char *name = symbol__name(al->map->dso, al->sym);
+
+		/* a name of 4 GB or more is not counted: printed with fprintf */
+		ok = put(&p, end, " ", 1) && put(&p, end, name, al->sym->name_len);
+		if (symoff) {
+			h = hex(h, al->symoff);
+			ok = ok && put(&p, end, "+0x", 3) && put(&p, end, h, num + sizeof(num) - h);
+		}
 	} else if (sym) {
-		fprintf(out, " [unknown]");
+		ok = put(&p, end, " [unknown]", 10);
 	}
 	if (dso)
-		fprintf(out, " (%s)", al->map ? al->map->dso->name : "[unknown]");
+		ok = ok && put(&p, end, " (", 2) && put(&p, end, dso_name, dso_len) &&
+		     put(&p, end, ")", 1);
+	if (ok) {
+		fwrite_unlocked(line, 1, p - line, out);
+		return;
+	}
+	if (sym)
+		fprintf(out, " %s", al->sym ? symbol__name(al->map->dso, al->sym) : "[unknown]");
+	if (sym && al->sym && symoff)
+		fprintf(out, "+0x%llx", (unsigned long long)al->symoff);
+	if (dso)
+		fprintf(out, " (%s)", dso_name);
 }

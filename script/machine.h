@@ -58,9 +58,15 @@ void machine__exit(struct machine *m);
  * 0 or -ENOMEM. */
 int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
 		  const char *filename, const u8 *bid, int bid_len);
-/* A FORK record: a new process starts with a copy of its parent's maps.
- * 0 or -ENOMEM. */
-int machine__fork(struct machine *m, u32 pid, u32 ppid);
+/* A FORK record: a new process starts with a copy of its parent's maps
+ * (clone), or with none where the stock perf's synthesized FORK says that
+ * the process's own MMAPs follow (PERF_RECORD_MISC_FORK_EXEC): the
+ * parent's would otherwise show through their gaps. 0 or -ENOMEM. */
+int machine__fork(struct machine *m, u32 pid, u32 ppid, int clone);
+/* A KSYMBOL record: kernel code at [addr, addr + len) named name (a BPF
+ * program), a DSO of that name with that one symbol, as the stock perf
+ * shows it; unregister: gone again. 0 or -ENOMEM. */
+int machine__ksymbol(struct machine *m, u64 addr, u32 len, const char *name, int unregister);
 /* pid's maps at this point of the file, sorted by address (NULL, *nr 0:
  * none), valid until the next MMAP or FORK; *gen changes whenever they do. */
 const struct map *machine__user_maps(struct machine *m, u32 pid, size_t *nr, u64 *gen);

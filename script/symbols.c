@@ -21,6 +21,7 @@
 #define PAGE 4096ULL
 #define MAX_PERF_MAP (256 << 20)
 #define MAX_KALLSYMS (256 << 20)
+#define SYM_HITS 1024	/* a power of two */
 
 /* name and build id -> dso: a file may map thousands of files, and a
  * crafted one millions of names, so this is no list to scan; salted so
@@ -31,6 +32,14 @@ struct dsos {
 	u64 salt;
 	char *buildid_dir;
 	int mangled;	/* --no-demangle */
+	/* the last lookups, direct-mapped by DSO and address: a callchain's
+	 * addresses come back sample after sample, and a binary search of
+	 * the kernel's 200k functions misses the CPU's caches at each step */
+	struct sym_hit {
+		const struct dso *dso;
+		u64 addr, off;
+		const struct symbol *sym;
+	} hits[SYM_HITS];
 };
 
 static size_t dsos__bucket(const struct dsos *d, enum dso_kind kind, const char *name,
@@ -138,6 +147,7 @@ struct dso *dsos__get(struct dsos *d, enum dso_kind kind, const char *name, cons
 	if (!dso)
 		return NULL;
 	dso->name = strdup(name);
+	dso->name_len = strlen(name);
 	if (!dso->name) {
 		free(dso);
 		return NULL;
@@ -165,7 +175,8 @@ int symtab__add(struct symtab *t, u64 start, u64 size, const char *name, u8 bind
 		t->syms = n;
 		t->cap = cap;
 	}
-	t->syms[t->nr++] = (struct symbol){ start, start + size, t->names.len, bind, 0 };
+	t->syms[t->nr++] = (struct symbol){ start, start + size, t->names.len, bind, 0, 0,
+					    (u32)MIN(strlen(name), (size_t)UINT32_MAX) };
 	buf__str0(&t->names, name);
 	return t->names.err;
 }
@@ -249,8 +260,10 @@ void symtab__finish(struct symtab *t, struct dso *dso)
 
 		if (s->end < s->start)	/* a size that wraps */
 			s->end = s->start;
-		if (s->end == s->start)
+		if (s->end == s->start) {
 			s->end = j + 1 < n ? t->syms[j + 1].start : ALIGN_UP(s->start, PAGE) + PAGE;
+			s->stretched = 1;
+		}
 	}
 	for (; i < t->nr; i++)
 		if (!nr_plt || t->syms[n + nr_plt - 1].start != t->syms[i].start)
@@ -381,6 +394,8 @@ static void dso__load(struct dsos *d, struct dso *dso)
 	case DSO_PERF_MAP:
 		rc = load_perf_map(&t, dso->name);
 		break;
+	case DSO_KSYMBOL:	/* its table comes with the record */
+		break;
 	}
 	if (rc) {
 		symtab__exit(&t);
@@ -419,18 +434,51 @@ static const struct symbol *syms__find(const struct symbol *syms, size_t n, u64 
 	return lo && addr < syms[lo - 1].end ? &syms[lo - 1] : NULL;
 }
 
+/* How many PLT entries are at or before addr, from a list sorted by
+ * start. */
+static size_t plt__upto(const struct dso *dso, u64 addr)
+{
+	const struct symbol *plt = dso->syms + dso->nr_syms;
+	size_t lo = 0, hi = dso->nr_plt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (plt[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The PLT entries that start in (from, to]. */
+static size_t plt__count(const struct dso *dso, u64 from, u64 to)
+{
+	return plt__upto(dso, to) - plt__upto(dso, from);
+}
+
 const struct symbol *dso__find(struct dsos *d, struct dso *dso, u64 addr, u64 *off)
 {
+	u64 h = (addr ^ (uintptr_t)dso ^ d->salt) * 0x9e3779b97f4a7c15ULL;
+	struct sym_hit *hit = &d->hits[h >> 51 & (SYM_HITS - 1)];
 	const struct symbol *s;
+	u64 key = addr;
 
+	if (hit->dso == dso && hit->addr == addr) {
+		*off = hit->off;
+		return hit->sym;
+	}
 	if (!dso->loaded)
 		dso__load(d, dso);
 	if (dso->kind == DSO_ELF || dso->kind == DSO_VDSO)
 		addr = dso__vaddr(dso, addr);
 	s = syms__find(dso->syms + dso->nr_syms, dso->nr_plt, addr);
-	if (!s)
-		s = syms__find(dso->syms, dso->nr_syms, addr);
+	if (!s && (s = syms__find(dso->syms, dso->nr_syms, addr)) && s->stretched &&
+	    plt__count(dso, s->start, addr) >= 2)
+		s = NULL;
 	if (s)
 		*off = addr - s->start;
+	*hit = (struct sym_hit){ dso, key, s ? *off : 0, s };
 	return s;
 }

@@ -12,6 +12,13 @@ struct symbol {
 	u64 name;	/* offset in its dso's name arena */
 	u8 bind;	/* STB_*: picks one of several symbols at one address */
 	u8 plt;		/* a PLT entry, name@plt: in the table after the others */
+	/* no size: it reaches up to the next symbol, over the PLT's entries
+	 * in between. The stock perf keeps them all in one tree, where the
+	 * entries inserted after it lift themselves above it once there are
+	 * two: its search no longer meets it past the second entry's start
+	 * (.plt.got after .init's _init: [unknown]) */
+	u8 stretched;
+	u32 name_len;	/* strlen of its name: printed without counting */
 };
 
 enum dso_kind {
@@ -20,6 +27,8 @@ enum dso_kind {
 			 * another kernel's */
 	DSO_VDSO,	/* [vdso]: this process's own, as the kernel is the same */
 	DSO_PERF_MAP,	/* an anonymous (JIT) map: /tmp/perf-PID.map if there is one */
+	DSO_KSYMBOL,	/* kernel code a KSYMBOL record names (a BPF program): its
+			 * one symbol is made from the record */
 };
 
 /* The first PT_LOAD segments of an ELF file: a file offset inside one is
@@ -30,6 +39,7 @@ struct dso_seg {
 
 struct dso {
 	char *name;	/* what -F dso prints between parentheses */
+	size_t name_len;
 	enum dso_kind kind;
 	u8 bid[BUILD_ID_SIZE];
 	int bid_len;	/* 0: the file said no build id */

@@ -38,11 +38,16 @@ static int test_maps(struct test_ctx *ctx)
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/tmp/perf-10.map") && al.rel == 0x20010,
 		    "anon: %s", al.map ? al.map->dso->name : "-");
 	/* a child process starts with its parent's maps, a thread shares them */
-	TEST_ASSERT(!machine__fork(&m, 11, 10) && !machine__fork(&m, 10, 10), "fork");
+	TEST_ASSERT(!machine__fork(&m, 11, 10, 1) && !machine__fork(&m, 10, 10, 1), "fork");
 	machine__resolve(&m, 11, PERF_RECORD_MISC_USER, 0x11010, &al);
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/nonexistent/b"), "child");
 	machine__resolve(&m, 12, PERF_RECORD_MISC_USER, 0x11010, &al);
 	TEST_ASSERT(!al.map, "unknown pid");
+	/* the stock perf's synthesized FORK (its MMAPs follow): no copy, and
+	 * what the pid had before is gone */
+	TEST_ASSERT(!machine__fork(&m, 11, 10, 0), "synthesized fork");
+	machine__resolve(&m, 11, PERF_RECORD_MISC_USER, 0x11010, &al);
+	TEST_ASSERT(!al.map, "synthesized child: %s", al.map ? al.map->dso->name : "-");
 	/* the kernel from its MMAP on; below it nothing */
 	TEST_ASSERT(!machine__mmap(&m, -1, 0xffffffff81000000ULL, 0x1000, 0,
 				   "[kernel.kallsyms]_text", NULL, 0), "kernel");
@@ -50,6 +55,21 @@ static int test_maps(struct test_ctx *ctx)
 	TEST_ASSERT(!al.map, "below the kernel");
 	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffff83000000ULL, &al);
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "[kernel.kallsyms]"), "kernel");
+	/* a BPF program's KSYMBOL: its name is the DSO and the symbol, above
+	 * the kernel's own map, until it is unregistered */
+	TEST_ASSERT(!machine__ksymbol(&m, 0xffffffffc0022000ULL, 0x100, "bpf_prog_1_fn", 0),
+		    "ksymbol");
+	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffffc0022016ULL, &al);
+	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "bpf_prog_1_fn") && al.sym &&
+		    !strcmp(symbol__name(al.map->dso, al.sym), "bpf_prog_1_fn") && al.symoff == 0x16 &&
+		    al.rel == 0xffffffffc0022016ULL, "in the program: %s",
+		    al.map ? al.map->dso->name : "-");
+	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffffc0022100ULL, &al);
+	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "[kernel.kallsyms]"), "past it");
+	TEST_ASSERT(!machine__ksymbol(&m, 0xffffffffc0022000ULL, 0x100, "bpf_prog_1_fn", 1),
+		    "unregister");
+	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffffc0022016ULL, &al);
+	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "[kernel.kallsyms]"), "unregistered");
 	machine__exit(&m);
 	/* many files: each name one DSO, found again */
 	for (int pass = 0; pass < 2; pass++) {

@@ -87,6 +87,23 @@ static int test_rules(struct test_ctx *ctx)
 	TEST_ASSERT(is_at(d, dso, 0x5000, "_under+0"), "0x5000");
 	TEST_ASSERT(is_at(d, dso, 0x6000, "__GI___read+0"), "0x6000");
 
+	/* _init stretched over a .plt of two entries and the .plt.got after
+	 * them: the stock perf's tree search meets it before the second
+	 * entry's start only (then [unknown], as its lines show) */
+	struct symtab p = { 0 };
+	struct dso *pdso;
+
+	symtab__add(&p, 0x1000, 0, "_init", STB_GLOBAL);
+	symtab__add(&p, 0x2000, 0x10, "_start", STB_GLOBAL);
+	symtab__add_plt(&p, 0x1030, 0x10, "read@plt");
+	symtab__add_plt(&p, 0x1040, 0x10, "write@plt");
+	pdso = made_up(d, "plt", &p);
+	TEST_ASSERT(pdso && is_at(d, pdso, 0x1020, "_init+0x20"), "the .plt's first slot");
+	TEST_ASSERT(is_at(d, pdso, 0x1048, "write@plt+0x8"), "write@plt");
+	TEST_ASSERT(is_at(d, pdso, 0x1058, ""), ".plt.got");
+	TEST_ASSERT(is_at(d, pdso, 0x1ff8, ""), "the end of _init's room");
+	TEST_ASSERT(is_at(d, pdso, 0x2008, "_start+0x8"), "_start");
+
 	/* kallsyms: no sizes, the last alias in file order */
 	symtab__add(&k, 0xffffffff81000000ULL, 0, "memcpy", STB_GLOBAL);
 	symtab__add(&k, 0xffffffff81000000ULL, 0, "__pi_memcpy", STB_GLOBAL);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script reads every kind of file the stock perf writes (default, -g, -a tracepoints, -z, dwarf, --overwrite, sched, inject -b, -o -): the stock's -F lines
+# perf script reads every kind of file the stock perf writes (default, -g, -a tracepoints, -z, dwarf, --overwrite and its SIGUSR2 dump, sched, inject -b, -o -, several events -g -a, trace record): the stock's default lines, -F and --show-task/mmap-events
 # (ID_INDEX, THREAD_MAP, CPU_MAP, EVENT_UPDATE, HEADER_BUILD_ID, COMPRESSED...); records it does not decode counted on one line; what the stock refuses, refused
 . "$(dirname "$0")/lib/common.sh"
 need_stock
@@ -7,42 +7,86 @@ need_root "system-wide recording"
 need_tracepoint sched sched_switch
 cd "$TMP" || exit 1
 
-# FILE, its -F fields: both perfs' lines the same, and some lines. Fields
-# without ip where samples have call chains, without comm and tid for
-# whole system recordings (call chains, thread names across forks and
-# the idle task's tid -1 are the output's business, not the reader's)
-same() {	# FILE FIELDS
-	"$PERF" script -i "$1" -F "$2" > ours.txt 2> ours.err || fail "$1: $(head -2 ours.err)"
-	"$STOCK" script -i "$1" -F "$2" > stock.txt 2>/dev/null
-	[ -s stock.txt ] || fail "$1: the stock perf prints no line"
+# FILE and perf script's ARGS: both perfs' lines the same, and some lines.
+same() {	# FILE ARGS...
+	local f=$1
+	shift
+	"$PERF" script -i "$f" "$@" > ours.txt 2> ours.err || fail "$f $*: $(head -2 ours.err)"
+	"$STOCK" script -i "$f" "$@" > stock.txt 2>/dev/null
+	[ -s stock.txt ] || fail "$f $*: the stock perf prints no line"
 	cmp -s ours.txt stock.txt ||
-		fail "$1 -F $2: own and stock differ: $(diff ours.txt stock.txt | head -4)"
-	[ ! -s ours.err ] || fail "$1: said $(head -2 ours.err)"
-	log "$1: $(wc -l < ours.txt) lines the same"
+		fail "$f $*: own and stock differ: $(diff ours.txt stock.txt | head -4)"
+	[ ! -s ours.err ] || fail "$f $*: said $(head -2 ours.err)"
+	log "$f $*: $(wc -l < ours.txt) lines the same"
+}
+
+# FILE: the stock's default output, -F with the fields every sample has
+# (cpu where the samples carry it) and the task and map records among
+# the samples. The prefix of a PERF_RECORD_* line (whose comm, pid, time)
+# is the business of tests/shell/script_events.sh, left out here.
+# Whole-system files: the workload's samples only (--pid), as what other
+# tasks of the machine run is no part of the test.
+same_all() {	# FILE [--pid PID]
+	local f=$1 fields=comm,pid,tid,cpu,time,period,event,ip,sym,symoff,dso
+
+	shift
+	"$STOCK" script -i "$f" -F cpu > /dev/null 2>&1 || fields=${fields/,cpu/}
+	same "$f" "$@"
+	same "$f" -F "$fields" "$@"
+	"$PERF" script -i "$f" --show-task-events --show-mmap-events "$@" 2> ours.err |
+		sed 's/^.*PERF_RECORD_/PERF_RECORD_/' > ours.txt || fail "$f --show-*-events"
+	"$STOCK" script -i "$f" --show-task-events --show-mmap-events "$@" 2>/dev/null |
+		sed 's/^.*PERF_RECORD_/PERF_RECORD_/' > stock.txt
+	cmp -s ours.txt stock.txt ||
+		fail "$f --show-task-events --show-mmap-events: $(diff ours.txt stock.txt | head -4)"
+	[ ! -s ours.err ] || fail "$f: said $(head -2 ours.err)"
 }
 
 F=comm,tid,time,period,event,ip
-FG=comm,tid,time,period,event
-FA=time,period,event,ip
 spin="$PERF test -w spin 0.3"
+# the workload of a whole-system recording, its pid in wl.pid
+echo 'echo $$ > wl.pid; exec "$@"' > wl.sh
+wl="sh wl.sh $spin"
 "$STOCK" record -q -o def.data -- $spin || fail "record default"
-same def.data $F
+same_all def.data
 "$STOCK" record -q -g -o g.data -- $spin || fail "record -g"
-same g.data $FG
-"$STOCK" record -q -a -e sched:sched_switch -e cpu-clock -o tp.data -- $spin || fail "record -a"
-same tp.data $FA
+same_all g.data
+"$STOCK" record -q -a -e sched:sched_switch -e cpu-clock -o tp.data -- $wl || fail "record -a"
+same_all tp.data --pid "$(cat wl.pid)"
+"$STOCK" record -q -a -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -o sys.data -- $wl ||
+	fail "record raw_syscalls"
+same_all sys.data --pid "$(cat wl.pid)"
 "$STOCK" record -q -z -g -o z.data -- $spin || fail "record -z"
-same z.data $FG
+same_all z.data
+# DWARF unwinding is another item: the fields without the call chain
 "$STOCK" record -q --call-graph dwarf -o dwarf.data -- $spin || fail "record dwarf"
-same dwarf.data $FG
-"$STOCK" record -q --overwrite -a -o ow.data -- $spin || fail "record --overwrite"
-same ow.data $FA
-"$STOCK" sched record -q -o sched.data -- $spin > /dev/null 2>&1 || fail "sched record"
-same sched.data $FA
+same dwarf.data -F comm,pid,tid,time,period,event
+"$STOCK" record -q --overwrite -a -o ow.data -- $wl || fail "record --overwrite"
+same_all ow.data --pid "$(cat wl.pid)"
+"$STOCK" sched record -q -o sched.data -- $wl > /dev/null 2>&1 || fail "sched record"
+same_all sched.data --pid "$(cat wl.pid)"
 "$STOCK" inject -b -i g.data -o inj.data || fail "inject -b"
-same inj.data $FG
+same_all inj.data
 "$STOCK" record -q -o - -- $spin > pipe.data 2>/dev/null || fail "record -o -"
-same pipe.data $F
+same_all pipe.data
+"$STOCK" record -q -e cpu-clock -e sched:sched_switch -g -a -o multi.data -- $wl ||
+	fail "record several events -g -a"
+same_all multi.data --pid "$(cat wl.pid)"
+if "$STOCK" trace record -q -o trace.data -- $spin > /dev/null 2>&1; then
+	same_all trace.data
+else
+	log "the stock perf has no perf trace record here"
+fi
+# an overwrite dump that SIGUSR2 asks for (--switch-output names it)
+"$STOCK" record -q --overwrite --switch-output -a -o sw.data -- sh wl.sh $PERF test -w spin 30 \
+	> /dev/null 2>&1 &
+rec=$!
+wait_ready $rec
+kill -USR2 $rec
+wait_until "no dump from SIGUSR2" compgen -G 'sw.data.[0-9]*' > /dev/null
+kill -INT $rec
+wait $rec
+same_all "$(compgen -G 'sw.data.[0-9]*' | head -1)" --pid "$(cat wl.pid)"
 
 # records that no one decodes here, in a file the stock reads: counted
 # on one line at the end (an AUXTRACE_ERROR: type, code, cpu, pid, tid,
