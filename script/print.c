@@ -74,14 +74,6 @@ void script__print_start(struct script *s, const struct reader_evsel *e,
 	}
 }
 
-void script__print_prefix(struct script *s, const struct reader_evsel *e, const char *comm,
-			  u32 tid, u32 cpu, u64 time)
-{
-	struct script_start st = { comm, tid, tid, cpu, time, 0, 0 };
-
-	script__print_start(s, e, &st);
-}
-
 /* A tracepoint whose format the file holds and libtraceevent parsed. */
 int script__decodable(const struct script *s, const struct reader_evsel *e)
 {
@@ -298,8 +290,7 @@ void script__print_sample(struct script *s, const struct sample *smp)
 	print_fields(s, smp, comm);
 }
 
-void script__print_mmap(struct script *s, const struct perf_event_header *h,
-		       const struct reader_evsel *e, const struct sample_id *sid)
+void script__print_mmap(struct script *s, const struct perf_event_header *h)
 {
 	const char *b = (const char *)(h + 1);
 	u32 pid, tid;
@@ -310,7 +301,6 @@ void script__print_mmap(struct script *s, const struct perf_event_header *h,
 	memcpy(&start, b + 8, 8);
 	memcpy(&len, b + 16, 8);
 	memcpy(&pgoff, b + 24, 8);
-	script__print_prefix(s, e, comm_map__get(s->comms, tid), tid, sid->cpu, sid->time);
 	if (h->type == PERF_RECORD_MMAP) {
 		fprintf(s->out, "PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: %c %s\n", (int)pid, (int)tid,
 		       (unsigned long long)start, (unsigned long long)len,
