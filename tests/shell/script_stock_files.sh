@@ -33,6 +33,8 @@ same_all() {	# FILE [--pid PID]
 	"$STOCK" script -i "$f" -F cpu > /dev/null 2>&1 || fields=${fields/,cpu/}
 	same "$f" "$@"
 	same "$f" -F "$fields" "$@"
+	# a callchain's addresses without sym or dso: still each in its map
+	same "$f" -F comm,tid,ip "$@"
 	same "$f" --show-task-events --show-mmap-events "$@"
 }
 
