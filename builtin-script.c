@@ -95,6 +95,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL(0, "show-lost-events", &o.show_lost, "Show lost events (if recorded)"),
 		OPT_BOOL(0, "show-bpf-events", &o.show_bpf, "Show bpf related events (if recorded)"),
 		OPT_BOOL(0, "show-text-poke-events", &o.show_text_poke, "Show text poke related events (if recorded)"),
+		OPT_BOOL(0, "show-round-events", &o.show_round, "Show round events (if recorded)"),
 		OPT_STR(0, "buildid-dir", &o.buildid_dir, "dir",
 			"the build-id cache symbols come from (default: $PERF_BUILDID_DIR, ~/.debug)"),
 		OPT_STR('c', "comms", &o.comms, "comm[,comm...]", "only display events for these comms"),

@@ -80,6 +80,36 @@ static const char *thread_name(struct script *s, u32 tid, char unnamed[16])
 	return unnamed;
 }
 
+/* The opening columns of a COMM, FORK, EXIT or MMAP record, named comm:
+ * as the stock perf, the task, CPU and time of its sample_id (a record
+ * perf synthesized has 0 there; a sample_id without TID, -1), or with no
+ * sample_id at all the record's own task (pid_tid), CPU 0 and time (0
+ * but for FORK and EXIT). 0 if --cpu leaves it out (a CPU of -1 is not
+ * filtered). */
+static int task_record_start(struct script *s, const struct kernel_record *k, const char *comm,
+			     const u32 pid_tid[2], u64 time)
+{
+	struct script_start st = {
+		.comm = comm, .pid = k->sid.pid, .tid = k->sid.tid, .cpu = k->sid.cpu,
+		.time = k->sid.time, .misc = k->h->misc, .type = k->h->type,
+	};
+
+	if (!k->e->attr.sample_id_all) {
+		st.pid = pid_tid[0];
+		st.tid = pid_tid[1];
+		st.time = time;
+	} else {
+		if (!(k->e->id_type & PERF_SAMPLE_TID))
+			st.pid = st.tid = (u32)-1;
+		if (!(k->e->id_type & PERF_SAMPLE_CPU))
+			st.cpu = (u32)-1;
+	}
+	if (st.cpu != (u32)-1 && !script_filter__has_number(&s->cpu_filter, (int)st.cpu))
+		return 0;
+	script__print_start(s, k->e, &st);
+	return 1;
+}
+
 static int script__comm(struct script *s, const struct kernel_record *k)
 {
 	const struct perf_event_header *h = k->h;
@@ -89,12 +119,10 @@ static int script__comm(struct script *s, const struct kernel_record *k)
 		return -EINVAL;
 	if (comm_map__set(s->comms, ids[0], ids[1], (const char *)(ids + 2)))
 		return -ENOMEM;
-	if (s->o->show_task) {
-		script__print_prefix(s, k->e, (const char *)(ids + 2), ids[1], k->sid.cpu, k->sid.time);
+	if (s->o->show_task && task_record_start(s, k, (const char *)(ids + 2), ids, 0))
 		fprintf(s->out, "PERF_RECORD_COMM%s: %s:%d/%d\n",
 		       (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
 		       (const char *)(ids + 2), (int)ids[0], (int)ids[1]);
-	}
 	return 0;
 }
 
@@ -114,17 +142,16 @@ static int script__task(struct script *s, const struct kernel_record *k)
 	if (h->type == PERF_RECORD_FORK && comm_map__fork(s->comms, ids[0], ids[2], ids[1], ids[3]))
 		return -ENOMEM;
 	if (s->o->show_task) {
-		/* as the stock perf: under the thread of the sample id
-		 * (the parent, for a fork the kernel reports) */
-		u32 tid = k->e->id_type & PERF_SAMPLE_TID ? k->sid.tid : ids[2];
+		const u32 pid_tid[2] = { ids[0], ids[2] };
 		char unnamed[16];
+		u64 time;
 
+		memcpy(&time, ids + 4, 8);
 		/* named as the stock names the thread forked or exiting */
-		script__print_prefix(s, k->e, thread_name(s, ids[2], unnamed), tid, k->sid.cpu,
-				     k->sid.time);
-		fprintf(s->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
-		       h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
-		       (int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);
+		if (task_record_start(s, k, thread_name(s, ids[2], unnamed), pid_tid, time))
+			fprintf(s->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
+				h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
+				(int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);
 	}
 	return 0;
 }
@@ -311,8 +338,12 @@ static int script__map(struct script *s, const struct kernel_record *k)
 
 	if (!body_ok(h, k->trailer, fixed + 1, sizeof(*h) + fixed))
 		return -EINVAL;
-	if (s->o->show_mmap)
-		script__print_mmap(s, h, k->e, &k->sid);
+	if (s->o->show_mmap) {
+		char unnamed[16];
+
+		if (task_record_start(s, k, thread_name(s, k->ids[1], unnamed), k->ids, 0))
+			script__print_mmap(s, h);
+	}
 	return s->dsos ? script__mmap(s, h, fixed) : 0;
 }
 

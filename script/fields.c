@@ -358,8 +358,13 @@ int script__check_fields(struct script *s)
 			return -ENOTSUP;
 	}
 	check_callchain(s);
+	/* the maps also where a callchain is shown without sym or dso: the
+	 * stock shows a frame as its address in its map (a user frame's is
+	 * its offset in the DSO), marks inlined ones and unwinds dwarf
+	 * stack dumps in the maps */
 	for (int t = 0; t < OUTPUT_TYPES; t++)
-		s->symbols |= !!(s->shows[t] & (F_(SYM) | F_(DSO)));
+		s->symbols |= !!(s->shows[t] & (F_(SYM) | F_(DSO))) ||
+			      (s->use_callchain && (s->shows[t] & F_(IP)));
 	for (int i = 0; i < s->reader.nr_evsels; i++)
 		s->name_width = MAX(s->name_width, (int)strlen(s->reader.evsels[i].name));
 	return 0;

@@ -2,6 +2,7 @@
  * time order, and addresses resolved against them. */
 #include "script/machine.h"
 #include "script/symbols-elf.h"
+#include "script/line.h"
 #include "script/unwind.h"
 
 #include <errno.h>
@@ -334,17 +335,6 @@ void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct ad
 	al->sym = dso__find(m->dsos, al->map->dso, al->rel, &al->symoff);
 }
 
-/* v in lower-case hex without leading zeros, into the end of buf: where
- * it starts. */
-static char *hex(char *end, u64 v)
-{
-	do {
-		*--end = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	return end;
-}
-
 /* Appends n bytes of src at *p if they fit before end (0 if not). */
 static int put(char **p, const char *end, const char *src, size_t n)
 {
@@ -355,12 +345,10 @@ static int put(char **p, const char *end, const char *src, size_t n)
 	return 1;
 }
 
-/* Built without printf, which was most of the time of perf script's
- * callchains, and written at once: the pieces go to a line buffer, or
- * one by one where the names are too long for it. */
-void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff, int dso)
+char *addr_loc__format(const struct addr_loc *al, char *p, const char *end, int sym, int symoff,
+		       int dso)
 {
-	char line[512], num[20], *p = line, *end = line + sizeof(line), *h = num + sizeof(num);
+	char num[20], *h = num + sizeof(num);
 	const char *dso_name = al->map ? al->map->dso->name : "[unknown]";
 	size_t dso_len = al->map ? al->map->dso->name_len : 9;
 	int ok = 1;
@@ -368,10 +356,9 @@ void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff
 	if (sym && al->sym) {
 		const char *name = symbol__name(al->map->dso, al->sym);
 
-		/* a name of 4 GB or more is not counted: printed with fprintf */
 		ok = put(&p, end, " ", 1) && put(&p, end, name, al->sym->name_len);
 		if (symoff) {
-			h = hex(h, al->symoff);
+			h = line__digits(h, al->symoff, 1);
 			ok = ok && put(&p, end, "+0x", 3) && put(&p, end, h, num + sizeof(num) - h);
 		}
 	} else if (sym) {
@@ -380,7 +367,18 @@ void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff
 	if (dso)
 		ok = ok && put(&p, end, " (", 2) && put(&p, end, dso_name, dso_len) &&
 		     put(&p, end, ")", 1);
-	if (ok) {
+	return ok ? p : NULL;
+}
+
+/* Built without printf and written at once; piece by piece where the
+ * names are too long for the line (a name of 4 GB or more is not
+ * counted: printed with fprintf). */
+void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff, int dso)
+{
+	char line[512];
+	char *p = addr_loc__format(al, line, line + sizeof(line), sym, symoff, dso);
+
+	if (p) {
 		fwrite_unlocked(line, 1, p - line, out);
 		return;
 	}
@@ -389,5 +387,5 @@ void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff
 	if (sym && al->sym && symoff)
 		fprintf(out, "+0x%llx", (unsigned long long)al->symoff);
 	if (dso)
-		fprintf(out, " (%s)", dso_name);
+		fprintf(out, " (%s)", al->map ? al->map->dso->name : "[unknown]");
 }

@@ -78,5 +78,9 @@ void machine__resolve(struct machine *m, u32 pid, u32 cpumode, u64 ip, struct ad
 /* " name+0x1f (dso)" as perf script's sym, symoff and dso fields print
  * al, "[unknown]" for what is not known. */
 void addr_loc__fprintf(const struct addr_loc *al, FILE *out, int sym, int symoff, int dso);
+/* The same text at p, before end: where it ends, or NULL if it does not
+ * fit. */
+char *addr_loc__format(const struct addr_loc *al, char *p, const char *end, int sym, int symoff,
+		       int dso);
 
 #endif

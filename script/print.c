@@ -4,6 +4,7 @@
 #include "script/script-internal.h"
 #include "script/comm-map.h"
 #include "script/unwind.h"
+#include "script/line.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -23,28 +24,39 @@ static const char *comm_or_tid(const char *comm, u32 tid, char buf[16])
 }
 
 /* The stock's misc letters: whose context, then what the record type adds. */
-static void print_misc(struct script *s, u16 misc, u32 type)
+static void print_misc(struct line *l, u16 misc, u32 type)
 {
+	char m[8];
 	int n = 0;
 
-#define has(m) ((misc & PERF_RECORD_MISC_##m) == PERF_RECORD_MISC_##m)
-	n += has(KERNEL) ? fprintf(s->out, "K") : 0;
-	n += has(USER) ? fprintf(s->out, "U") : 0;
-	n += has(HYPERVISOR) ? fprintf(s->out, "H") : 0;
-	n += has(GUEST_KERNEL) ? fprintf(s->out, "G") : 0;
-	n += has(GUEST_USER) ? fprintf(s->out, "g") : 0;
+#define has(f) ((misc & PERF_RECORD_MISC_##f) == PERF_RECORD_MISC_##f)
+	if (has(KERNEL))
+		m[n++] = 'K';
+	if (has(USER))
+		m[n++] = 'U';
+	if (has(HYPERVISOR))
+		m[n++] = 'H';
+	if (has(GUEST_KERNEL))
+		m[n++] = 'G';
+	if (has(GUEST_USER))
+		m[n++] = 'g';
 	if ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) && has(MMAP_DATA))
-		n += fprintf(s->out, "M");
+		m[n++] = 'M';
 	if (type == PERF_RECORD_COMM && has(COMM_EXEC))
-		n += fprintf(s->out, "E");
-	if ((type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE) && has(SWITCH_OUT))
-		n += fprintf(s->out, misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? "Sp" : "S");
+		m[n++] = 'E';
+	if ((type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE) && has(SWITCH_OUT)) {
+		m[n++] = 'S';
+		if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+			m[n++] = 'p';
+	}
 #undef has
-	fprintf(s->out, "%*s", 6 - n, " ");
+	line__put(l, m, n);
+	line__str(l, " ", 6 - n, 0);	/* as "%*s": a space at least */
 }
 
-void script__print_start(struct script *s, const struct reader_evsel *e,
-			 const struct script_start *st)
+/* The opening columns of the type of e into l; sets s->cur. */
+static void build_start(struct script *s, const struct reader_evsel *e,
+			const struct script_start *st, struct line *l)
 {
 	char buf[16];
 
@@ -53,33 +65,45 @@ void script__print_start(struct script *s, const struct reader_evsel *e,
 		const char *comm = comm_or_tid(st->comm, st->tid, buf);
 
 		/* a callchain goes below the line: no column to align */
-		fprintf(s->out, HAS(s, FIELD_IP) && s->use_callchain &&
-			(e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) ? "%s " : "%16s ", comm);
+		line__str(l, comm, HAS(s, FIELD_IP) && s->use_callchain &&
+			  (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) ? 0 : 16, 0);
+		line__putc(l, ' ');
 	}
-	if (HAS(s, FIELD_PID) && HAS(s, FIELD_TID))
-		fprintf(s->out, "%5d/%-5d ", (int)st->pid, (int)st->tid);
-	else if (HAS(s, FIELD_PID) || HAS(s, FIELD_TID))
-		fprintf(s->out, "%5d ", (int)(HAS(s, FIELD_PID) ? st->pid : st->tid));
-	if (HAS(s, FIELD_CPU))
-		fprintf(s->out, "[%03d] ", (int)st->cpu);
+	if (HAS(s, FIELD_PID) && HAS(s, FIELD_TID)) {
+		line__int(l, (int)st->pid, 5, 0);
+		line__putc(l, '/');
+		line__int(l, (int)st->tid, 5, LINE_LEFT);
+		line__putc(l, ' ');
+	} else if (HAS(s, FIELD_PID) || HAS(s, FIELD_TID)) {
+		line__int(l, (int)(HAS(s, FIELD_PID) ? st->pid : st->tid), 5, 0);
+		line__putc(l, ' ');
+	}
+	if (HAS(s, FIELD_CPU)) {
+		line__putc(l, '[');
+		line__int(l, (int)st->cpu, 3, LINE_ZERO);
+		line__put(l, "] ", 2);
+	}
 	if (HAS(s, FIELD_MISC))
-		print_misc(s, st->misc, st->type);
+		print_misc(l, st->misc, st->type);
 	if (HAS(s, FIELD_TIME)) {
+		line__u64(l, st->time / 1000000000ULL, 5, 0);
+		line__putc(l, '.');
 		if (s->o->nanosecs)
-			fprintf(s->out, "%5llu.%09llu: ", (unsigned long long)(st->time / 1000000000ULL),
-				(unsigned long long)(st->time % 1000000000ULL));
+			line__u64(l, st->time % 1000000000ULL, 9, LINE_ZERO);
 		else
-			fprintf(s->out, "%5llu.%06llu: ", (unsigned long long)(st->time / 1000000000ULL),
-				(unsigned long long)(st->time % 1000000000ULL / 1000));
+			line__u64(l, st->time % 1000000000ULL / 1000, 6, LINE_ZERO);
+		line__put(l, ": ", 2);
 	}
 }
 
-void script__print_prefix(struct script *s, const struct reader_evsel *e, const char *comm,
-			  u32 tid, u32 cpu, u64 time)
+void script__print_start(struct script *s, const struct reader_evsel *e,
+			 const struct script_start *st)
 {
-	struct script_start st = { comm, tid, tid, cpu, time, 0, 0 };
+	struct line l;
 
-	script__print_start(s, e, &st);
+	line__init(&l, s->out);
+	build_start(s, e, st, &l);
+	line__flush(&l);
 }
 
 /* A tracepoint whose format the file holds and libtraceevent parsed. */
@@ -153,16 +177,33 @@ static void print_page_size(struct script *s, u64 size)
 	fprintf(s->out, " %llu%c", (unsigned long long)size, units[u]);
 }
 
+/* sym, symoff and dso of al as -F asks, into l. */
+static void put_addr_loc(struct script *s, struct line *l, const struct addr_loc *al)
+{
+	int sym = HAS(s, FIELD_SYM), symoff = HAS(s, FIELD_SYMOFF), dso = HAS(s, FIELD_DSO);
+	char *p = addr_loc__format(al, l->p, l->buf + LINE_ROOM, sym, symoff, dso);
+
+	if (!p) {
+		line__flush(l);
+		p = addr_loc__format(al, l->p, l->buf + LINE_ROOM, sym, symoff, dso);
+	}
+	if (p)
+		l->p = p;
+	else	/* longer than the line: written as it goes */
+		addr_loc__fprintf(al, l->out, sym, symoff, dso);
+}
+
 /* sym, symoff and dso after an address: resolved in the maps as they
  * are at the sample's time; nothing without those fields. */
-static void print_sym(struct script *s, const struct sample *smp, u32 cpumode, u64 ip)
+static void print_sym(struct script *s, const struct sample *smp, u32 cpumode, u64 ip,
+		      struct line *l)
 {
 	struct addr_loc al;
 
 	if (!s->dsos)
 		return;
 	machine__resolve(&s->machine, smp->pid, cpumode, ip, &al);
-	addr_loc__fprintf(&al, s->out, HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF), HAS(s, FIELD_DSO));
+	put_addr_loc(s, l, &al);
 }
 
 /* A callchain's context marker: whose addresses follow (guests' are not
@@ -187,7 +228,7 @@ static int chain_context(u64 ip, u32 *cpumode)
 /* Each address of the callchain a line, at most --max-stack of them; the
  * context markers say whose addresses follow. With symbols, the stock
  * perf shows an address as the offset in its DSO. */
-static void print_chain(struct script *s, const struct sample *smp)
+static void print_chain(struct script *s, const struct sample *smp, struct line *l)
 {
 	u32 cpumode = smp->cpumode;
 	u64 max = s->o->max_stack > 0 ? (u64)s->o->max_stack : 127, shown = 0, end = 0;
@@ -209,48 +250,78 @@ static void print_chain(struct script *s, const struct sample *smp)
 			chain_context(ip, &cpumode);
 			continue;
 		}
+		line__putc(l, '\t');
 		if (!s->dsos) {
-			fprintf(s->out, "\t%16llx\n", (unsigned long long)ip);
+			line__hex(l, ip, 16);
+			line__putc(l, '\n');
 			continue;
 		}
 		machine__resolve(&s->machine, smp->pid, cpumode, ip, &al);
-		fprintf(s->out, "\t%16llx", (unsigned long long)al.rel);
-		addr_loc__fprintf(&al, s->out, HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF),
-				  HAS(s, FIELD_DSO));
-		fputc('\n', s->out);
+		line__hex(l, al.rel, 16);
+		put_addr_loc(s, l, &al);
+		line__putc(l, '\n');
 	}
 	/* --call-graph dwarf: the user frames the stack dump unwinds to */
-	if (s->dsos && unwind__has_stack(smp))
+	if (s->dsos && unwind__has_stack(smp)) {
+		line__flush(l);
 		unwind__print(&s->machine, smp, (int)MIN(max, (u64)INT_MAX), s->out,
 			      HAS(s, FIELD_SYM), HAS(s, FIELD_SYMOFF), HAS(s, FIELD_DSO));
+	}
 }
 
 /* The fields after the opening columns, in the stock perf's order. */
-static void print_middle(struct script *s, const struct sample *smp)
+static void print_middle(struct script *s, const struct sample *smp, struct line *l)
 {
 	const struct reader_evsel *e = smp->evsel;
 
-	if (HAS(s, FIELD_PERIOD))
-		fprintf(s->out, "%10llu ", (unsigned long long)smp->period);
-	if (HAS(s, FIELD_EVENT))
-		fprintf(s->out, "%*s: ", s->name_width, e->name);
+	if (HAS(s, FIELD_PERIOD)) {
+		line__u64(l, smp->period, 10, 0);
+		line__putc(l, ' ');
+	}
+	if (HAS(s, FIELD_EVENT)) {
+		line__str(l, e->name, s->name_width, 0);
+		line__put(l, ": ", 2);
+	}
 	if (HAS(s, FIELD_FLAGS))
-		fprintf(s->out, "  %-21s ", "");
+		line__pad(l, ' ', 2 + 21 + 1);	/* "  %-21s " of nothing */
 	if (HAS(s, FIELD_TRACE) && script__decodable(s, e) && smp->raw)
-		fputs(trace_info(s, smp), s->out);
+		line__puts(l, trace_info(s, smp));
 	if (HAS(s, FIELD_ADDR))
-		fprintf(s->out, "%16llx", (unsigned long long)smp->addr);
-	if (HAS(s, FIELD_DATA_SRC))
+		line__hex(l, smp->addr, 16);
+	if (HAS(s, FIELD_DATA_SRC)) {
+		line__flush(l);
 		script__print_data_src(s, smp->data_src);
+	}
 	if (HAS(s, FIELD_WEIGHT))
-		fprintf(s->out, "%16llu", (unsigned long long)smp->weight);
+		line__u64(l, smp->weight, 16, 0);
 	if (HAS(s, FIELD_INS_LAT))
-		fprintf(s->out, "%16u", smp->ins_lat);
+		line__u64(l, smp->ins_lat, 16, 0);
 	if (HAS(s, FIELD_CGROUP)) {
 		const char *path = id_hash__find(&s->cgroups, smp->cgroup);
 
-		fprintf(s->out, " %s", path ? path : "unknown");
+		line__putc(l, ' ');
+		line__puts(l, path ? path : "unknown");
 	}
+}
+
+/* What follows the address: registers and sizes, rarely asked for,
+ * printed with fprintf after what l holds. */
+static void print_end(struct script *s, const struct sample *smp, struct line *l)
+{
+	if (HAS(s, FIELD_IREGS) || HAS(s, FIELD_UREGS))
+		line__flush(l);
+	if (HAS(s, FIELD_IREGS))
+		print_regs(s, &smp->iregs);
+	if (HAS(s, FIELD_UREGS))
+		print_regs(s, &smp->uregs);
+	if (HAS(s, FIELD_PHYS_ADDR))
+		line__hex(l, smp->phys_addr, 16);
+	line__flush(l);
+	if (HAS(s, FIELD_DATA_PAGE_SIZE))
+		print_page_size(s, smp->data_page_size);
+	if (HAS(s, FIELD_CODE_PAGE_SIZE))
+		print_page_size(s, smp->code_page_size);
+	fputc_unlocked('\n', s->out);
 }
 
 static void print_fields(struct script *s, const struct sample *smp, const char *comm)
@@ -258,31 +329,24 @@ static void print_fields(struct script *s, const struct sample *smp, const char 
 	const struct reader_evsel *e = smp->evsel;
 	struct script_start st = { comm, smp->pid, smp->tid, smp->cpu, smp->time, smp->cpumode,
 				   PERF_RECORD_SAMPLE };
+	struct line l;
 
 	if (!s->shows[script__output_type(&e->attr)])
 		return;	/* -F type: with no field: such events are not shown */
-	script__print_start(s, e, &st);
-	print_middle(s, smp);
+	line__init(&l, s->out);
+	build_start(s, e, &st, &l);
+	print_middle(s, smp, &l);
 	if (HAS(s, FIELD_IP)) {
 		if (s->use_callchain && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-			fputc('\n', s->out);
-			print_chain(s, smp);
+			line__putc(&l, '\n');
+			print_chain(s, smp, &l);
 		} else {
-			fprintf(s->out, " %16llx", (unsigned long long)smp->ip);
-			print_sym(s, smp, smp->cpumode, smp->ip);
+			line__putc(&l, ' ');
+			line__hex(&l, smp->ip, 16);
+			print_sym(s, smp, smp->cpumode, smp->ip, &l);
 		}
 	}
-	if (HAS(s, FIELD_IREGS))
-		print_regs(s, &smp->iregs);
-	if (HAS(s, FIELD_UREGS))
-		print_regs(s, &smp->uregs);
-	if (HAS(s, FIELD_PHYS_ADDR))
-		fprintf(s->out, "%16llx", (unsigned long long)smp->phys_addr);
-	if (HAS(s, FIELD_DATA_PAGE_SIZE))
-		print_page_size(s, smp->data_page_size);
-	if (HAS(s, FIELD_CODE_PAGE_SIZE))
-		print_page_size(s, smp->code_page_size);
-	fputc('\n', s->out);
+	print_end(s, smp, &l);
 }
 
 void script__print_sample(struct script *s, const struct sample *smp)
@@ -298,8 +362,7 @@ void script__print_sample(struct script *s, const struct sample *smp)
 	print_fields(s, smp, comm);
 }
 
-void script__print_mmap(struct script *s, const struct perf_event_header *h,
-		       const struct reader_evsel *e, const struct sample_id *sid)
+void script__print_mmap(struct script *s, const struct perf_event_header *h)
 {
 	const char *b = (const char *)(h + 1);
 	u32 pid, tid;
@@ -310,7 +373,6 @@ void script__print_mmap(struct script *s, const struct perf_event_header *h,
 	memcpy(&start, b + 8, 8);
 	memcpy(&len, b + 16, 8);
 	memcpy(&pgoff, b + 24, 8);
-	script__print_prefix(s, e, comm_map__get(s->comms, tid), tid, sid->cpu, sid->time);
 	if (h->type == PERF_RECORD_MMAP) {
 		fprintf(s->out, "PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: %c %s\n", (int)pid, (int)tid,
 		       (unsigned long long)start, (unsigned long long)len,

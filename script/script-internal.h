@@ -109,13 +109,11 @@ struct script_start {
 /* The opening columns of the type of e, as its fields say; sets s->cur. */
 void script__print_start(struct script *s, const struct reader_evsel *e,
 			 const struct script_start *st);
-void script__print_prefix(struct script *s, const struct reader_evsel *e, const char *comm,
-			  u32 tid, u32 cpu, u64 time);
 /* A tracepoint whose format the file holds and libtraceevent parsed. */
 int script__decodable(const struct script *s, const struct reader_evsel *e);
 void script__print_sample(struct script *s, const struct sample *smp);
-void script__print_mmap(struct script *s, const struct perf_event_header *h,
-			const struct reader_evsel *e, const struct sample_id *sid);
+/* An MMAP or MMAP2 after its opening columns. */
+void script__print_mmap(struct script *s, const struct perf_event_header *h);
 /* A READ sample: each count that grew, as a sample of its event. 0 or -ENOMEM. */
 int script__print_read_sample(struct script *s, const struct sample *smp);
 

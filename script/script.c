@@ -21,7 +21,8 @@
  * FINISHED_ROUND says that every record up to the previous round's
  * newest time has been read (each ring's records come in time order,
  * one pass over the rings a round), and those are printed; the rest at
- * the end. A file without rounds is held whole. */
+ * the end. A file without rounds is held whole. With --show-round-events
+ * the stock holds nothing: records are printed in file order. */
 struct queued {
 	u64 time, seq, off;	/* off: where (see where()) */
 	struct qblock *blk;
@@ -253,6 +254,10 @@ static int collect_record(struct perf_reader *r, const struct perf_event_header 
 		if (h->type == PERF_RECORD_AUXTRACE)
 			qu->aux_bytes += *(const u64 *)(h + 1);
 	}
+	if (h->type == PERF_RECORD_FINISHED_ROUND && qu->s->o->show_round) {
+		fputs("PERF_RECORD_FINISHED_ROUND\n", qu->s->out);
+		return 0;
+	}
 	if (h->type == PERF_RECORD_FINISHED_ROUND) {
 		int rc = queue__flush(qu, qu->next_flush);
 
@@ -262,7 +267,7 @@ static int collect_record(struct perf_reader *r, const struct perf_event_header 
 	if (h->type >= READER_USER_TYPE_START)	/* taken in by the reader */
 		return 0;
 	time = reader__record_time(r, h);
-	if (!time || time == ~0ULL)
+	if (!time || time == ~0ULL || qu->s->o->show_round)
 		return queue__print(qu, h, off);
 	return queue__add(qu, h, off, time);
 }

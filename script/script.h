@@ -24,6 +24,9 @@ struct script_opts {
 	 * --show-cgroup-events, --show-bpf-events (KSYMBOL, BPF_EVENT) and
 	 * --show-text-poke-events (TEXT_POKE, KSYMBOL) */
 	int show_switch, show_lost, show_namespace, show_cgroup, show_bpf, show_text_poke;
+	/* --show-round-events: FINISHED_ROUND records printed, and as the
+	 * stock then does, every record in file order, none held for time */
+	int show_round;
 	/* --header: the header's block before the records; --header-only: it
 	 * alone; -I (--show-info): with the lines of every feature */
 	int header, header_only, show_info;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script on --call-graph dwarf files: the user stack dumps unwound (libdw) to the stock's frames, inlined functions included, byte for byte the stock's output by default, with -F ip,sym,symoff,dso, --max-stack and -G; a file with its stack dumps and registers scrambled is read without a crash
+# perf script on --call-graph dwarf files: the user stack dumps unwound (libdw) to the stock's frames, inlined functions included, byte for byte the stock's output by default, with -F ip,sym,symoff,dso, with -F ip alone, --max-stack and -G; a file with its stack dumps and registers scrambled is read without a crash
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 command -v cc > /dev/null || skip "no cc"
@@ -53,6 +53,15 @@ same -G
 grep -A4 "inner+0x[0-9a-f]* (inlined)" default.ours | grep -q "top+0x[0-9a-f]* ($TMP/nest)" &&
 	grep -q "main+0x[0-9a-f]* ($TMP/nest)" default.ours ||
 	fail "no unwound frames: $(grep -m1 -A6 cpu-clock default.ours)"
+
+# -F ip without sym or dso: the frames still unwound from the dumps, each
+# as its offset in its DSO, the inlined ones marked, as the stock prints
+# them (the whole output: no symbol names, so no alias to differ on)
+"$PERF" script -i dwarf.data -F comm,tid,ip > ip.ours 2> ip.ours.err || fail "-F comm,tid,ip: $(head -2 ip.ours.err)"
+"$STOCK" script -i dwarf.data -F comm,tid,ip > ip.stock 2> /dev/null
+cmp -s ip.ours ip.stock || fail "-F comm,tid,ip: ours and the stock's differ: $(diff ip.ours ip.stock | head -6)"
+grep -q '^[[:space:]]*[0-9a-f]* (inlined)$' ip.ours || fail "-F comm,tid,ip: no inlined frame of nest"
+log "-F comm,tid,ip: $(wc -l < ip.ours) lines alike"
 
 # the stack dumps and registers are the file's: scrambled, no crash
 size=$(stat -c %s dwarf.data)

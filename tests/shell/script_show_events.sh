@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script --show-switch-events, --show-lost-events, --show-namespace-events, --show-cgroup-events, --show-bpf-events, --show-text-poke-events: the same bytes as the stock perf script on this perf's files, each with lines of its records
+# perf script --show-switch-events, --show-lost-events, --show-namespace-events, --show-cgroup-events, --show-bpf-events, --show-text-poke-events, --show-round-events: the same bytes as the stock perf script on this perf's files, each with lines of its records
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_root "loading a BPF program, system-wide recording"
@@ -42,6 +42,18 @@ same t.data PERF_RECORD_BPF_EVENT --show-bpf-events
 same t.data "PERF_RECORD_KSYMBOL.*frt_show" --show-text-poke-events
 same t.data PERF_RECORD_NAMESPACES --show-switch-events --show-namespace-events --show-cgroup-events \
 	--show-bpf-events --show-task-events --show-mmap-events
+
+# FINISHED_ROUND: a line where the recorder marked a round; the records
+# then in file order, as the stock prints them with it (the whole output,
+# samples included: a stock-written file, tracepoints and cpu-clock -a)
+same t.data PERF_RECORD_FINISHED_ROUND --show-round-events --show-task-events
+"$STOCK" record -q -a -e sched:sched_switch -e cpu-clock -o r.data -- "$PERF" test -w spin 0.3 ||
+	fail "stock perf record -a"
+"$PERF" script -i r.data --show-round-events > ours 2> ours.err || fail "r.data: $(head -2 ours.err)"
+"$STOCK" script -i r.data --show-round-events > stock 2> /dev/null
+[ "$(grep -c '^PERF_RECORD_FINISHED_ROUND$' stock)" -gt 0 ] || fail "r.data: no round in the stock's output"
+cmp -s ours stock || fail "r.data --show-round-events: ours and the stock's differ: $(diff ours stock | head -6)"
+log "r.data --show-round-events: $(wc -l < ours) lines alike"
 
 # LOST: a one-page ring at 100k samples a second on each CPU overflows
 # before the drain empties it (tried with a faster rate if not)
