@@ -411,47 +411,41 @@ static int test_oversized(const char *dir)
 	};
 	const struct sample_id mine = { .pid = 7, .tid = 8, .time = 3000, .id = 102, .cpu = 1 },
 		first = { .pid = 5, .tid = 5, .time = 1000, .id = 101 }, synth = { 0 };
-	const struct reader_evsel *e;
+	/* per record: the bytes after its body, its event, its time */
+	static const struct { int after, evsel; u64 time; } want[] = {
+		{ 4 * 8 + 64, 1, 3000 }, { 3 * 8 + 24, 0, 1000 }, { 3 * 8, 0, 0 },
+		{ 4 * 8 + 8, 1, 3000 },
+	};
 	struct perf_reader r = { 0 };
 	struct buf data = { 0 };
-	struct perf_event_header *h;
-	struct sample_id sid;
 	char path[300];
-	size_t start;
-	int ret;
+	size_t at;
 
 	ksymbol_record(&data, "bpf_prog_1234_f", &mine, a[1].sample_type, 64);
 	ksymbol_record(&data, "bpf_prog_5678_name_fn", &first, a[0].sample_type, 24);
 	ksymbol_record(&data, "bpf_prog_9abc_g", &synth, a[0].sample_type, 0);
-	start = event__begin(&data, PERF_RECORD_BPF_EVENT, 0);
+	at = event__begin(&data, PERF_RECORD_BPF_EVENT, 0);
 	buf__u64(&data, 1 | 77ULL << 32);	/* type PROG_LOAD, flags, id 77 */
 	buf__u64(&data, 0x1234);		/* tag */
-	event__end(&data, start, a[1].sample_type, &mine);
+	event__end(&data, at, a[1].sample_type, &mine);
 	buf__u64(&data, 0xdead);		/* no event's id */
-	((struct perf_event_header *)(data.p + start))->size += 8;
+	((struct perf_event_header *)(data.p + at))->size += 8;
 	TEST_ASSERT(!image__write(dir, "oversized", a, 2, &data, path), "write image");
 	buf__release(&data);
-	ret = image__open(&r, path);
-	if (ret)
-		return ret;
-	h = first_record(&r);
-	ret = reader__parse_id(&r, h, &sid, &e);
-	TEST_ASSERT(ret == 4 * 8 + 64 && e == &r.evsels[1] && sid.time == 3000 && sid.tid == 8 &&
-		    sid.cpu == 1, "KSYMBOL 64 bytes over: %d bytes after the body, time %llu", ret,
-		    (unsigned long long)sid.time);
-	TEST_ASSERT(reader__record_time(&r, h) == 3000, "its time");
-	h = (void *)((char *)h + h->size);
-	ret = reader__parse_id(&r, h, &sid, &e);
-	TEST_ASSERT(ret == 3 * 8 + 24 && e == &r.evsels[0] && sid.time == 1000 && sid.pid == 5,
-		    "the first event's, 24 over: %d, time %llu", ret, (unsigned long long)sid.time);
-	h = (void *)((char *)h + h->size);
-	ret = reader__parse_id(&r, h, &sid, &e);
-	TEST_ASSERT(ret == 3 * 8 && e == &r.evsels[0] && sid.time == 0 && sid.id == 0,
-		    "synthesized: %d", ret);
-	h = (void *)((char *)h + h->size);
-	ret = reader__parse_id(&r, h, &sid, &e);
-	TEST_ASSERT(ret == 4 * 8 + 8 && e == &r.evsels[1] && sid.time == 3000,
-		    "BPF_EVENT 8 over: %d, time %llu", ret, (unsigned long long)sid.time);
+	if (image__open(&r, path))
+		return TEST_FAIL;
+	at = 0;
+	for (struct perf_event_header *h = first_record(&r); at < ARRAY_SIZE(want);
+	     h = (void *)((char *)h + h->size), at++) {
+		const struct reader_evsel *e;
+		struct sample_id sid;
+		int ret = reader__parse_id(&r, h, &sid, &e);
+
+		TEST_ASSERT(ret == want[at].after && e == &r.evsels[want[at].evsel] &&
+			    sid.time == want[at].time && reader__record_time(&r, h) == want[at].time,
+			    "record %zu: %d bytes after its body, time %llu", at, ret,
+			    (unsigned long long)sid.time);
+	}
 	reader__close(&r);
 	return TEST_OK;
 }
