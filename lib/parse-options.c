@@ -38,7 +38,7 @@ static int negatable(const struct option *o)
 
 static int once_only(const struct option *o)
 {
-	return takes_arg(o) && !(o->flags & OPT_MULTI);
+	return !!(o->flags & OPT_ONCE);
 }
 
 static int opt_set(const struct option *o, const char *arg, int unset)

@@ -11,14 +11,16 @@ enum opt_type { OPT_END, OPT_BOOLEAN, OPT_INCR, OPT_STRING, OPT_CALLBACK };
 enum opt_flags {
 	OPT_OPTARG = 2,	/* value only with --long=VAL */
 	OPT_NEG    = 8,	/* a value option that --no-long resets */
-	OPT_MULTI  = 16,	/* a value option that may be given again (-e) */
+	OPT_MULTI  = 16,	/* values that add up (-e): the callback's doing */
 	OPT_NOARG  = 32,	/* a callback without a value (arg NULL), run in place */
+	OPT_ONCE   = 64,	/* a value option refused when given again */
 };
 
 /* Negation is opt-in where it would hand a callback no value: booleans and
  * counters take --no-X (unless named "no-..."), options with a value only
- * with OPT_NEG. A value option without OPT_MULTI may be given
- * once: a second -o is a mistake, not a silent override. */
+ * with OPT_NEG. As in perf, any option may be given again: the last value
+ * wins (a string's, or the callback's doing; OPT_MULTI ones add up), but
+ * for OPT_ONCE ones, which perf refuses twice (-k), until a --no-X. */
 
 struct option;
 /* arg is never NULL when unset is 0; with --no-X (only if OPT_NEG) arg is

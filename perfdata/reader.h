@@ -151,8 +151,10 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 			 struct sample *s);
 /* The sample_id trailer of a non-sample record, laid out as the event its
  * id names says: that event in *evsel, the fields in sid. Returns the
- * trailer's bytes, -EINVAL (the record is shorter than its trailer) or
- * -ENOENT (sid->id is no event's). */
+ * bytes after the record's body: its trailer's and, for a KSYMBOL or
+ * BPF_EVENT the kernel over-sized, the slack after it (see reader.c);
+ * -EINVAL (the record is shorter than its trailer) or -ENOENT (sid->id is
+ * no event's). */
 int reader__parse_id(const struct perf_reader *r, const struct perf_event_header *h,
 		     struct sample_id *sid, const struct reader_evsel **evsel);
 /* The time of any record (sample or sample_id trailer), 0 if it has none. */

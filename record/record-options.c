@@ -975,17 +975,17 @@ static void record__options_sample(struct record *rec, struct option_table *t)
 			 "code address (ip) page size"),
 		OPT_CB_OPTARG('I', "intr-regs", rec, "any register", "sample selected machine "
 			      "registers on interrupt, use '-I?' to list register names",
-			      opt_intr_regs, "", 0),
+			      opt_intr_regs, "", OPT_ONCE),
 		OPT_CB_OPTARG(0, "user-regs", rec, "any register", "sample selected machine "
 			      "registers in user space, use '--user-regs=?' to list register names",
-			      opt_user_regs, "", 0),
+			      opt_user_regs, "", OPT_ONCE),
 		OPT_BOOL('s', "stat", &opts->inherit_stat, "per thread counts"),
 		OPT_BOOL(0, "running-time", &opts->running_time, "Record running/enabled time of "
 			 "read (:S) events"),
 		OPT_BOOL(0, "sample-identifier", &opts->sample_identifier, "Record the sample "
 			 "identifier"),
-		OPT_CB('k', "clockid", rec, "clockid", "clockid to use for events, see "
-		       "clock_gettime()", opt_clockid),
+		OPT_CB_FLAGS('k', "clockid", rec, "clockid", "clockid to use for events, see "
+			     "clock_gettime()", opt_clockid, OPT_ONCE),
 		OPT_BOOL(0, "switch-events", &opts->switch_events, "Record context switch events"),
 		OPT_BOOL(0, "namespaces", &opts->namespaces, "Record namespaces events"),
 	};

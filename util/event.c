@@ -44,15 +44,20 @@ size_t event__end(struct buf *b, size_t start, u64 sample_type, const struct sam
 
 int event__parse_id(const struct perf_event_header *h, u64 t, struct sample_id *sid)
 {
-	const u64 *end = (const u64 *)((const char *)h + h->size);
-	const u64 *p = end;
+	return event__parse_id_before(h, h->size, t, sid);
+}
+
+int event__parse_id_before(const struct perf_event_header *h, size_t end, u64 t,
+			   struct sample_id *sid)
+{
+	const u64 *p = (const u64 *)((const char *)h + end);
 	size_t need = 0;
 
 	memset(sid, 0, sizeof(*sid));
 	need += !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
 		!!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
 		!!(t & PERF_SAMPLE_IDENTIFIER);
-	if (h->size < sizeof(*h) + need * 8)
+	if (end > h->size || end < sizeof(*h) + need * 8)
 		return -EINVAL;
 	/* the trailer is read backwards from the record's end */
 	if (t & PERF_SAMPLE_IDENTIFIER)

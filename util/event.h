@@ -96,6 +96,10 @@ size_t event__end(struct buf *b, size_t start, u64 sample_type, const struct sam
 
 /* Parses the sample_id trailer of a non-sample record; 0 or -EINVAL. */
 int event__parse_id(const struct perf_event_header *h, u64 sample_type, struct sample_id *sid);
+/* The same, for a trailer that ends end bytes into the record rather than
+ * at its end (end <= h->size; -EINVAL otherwise). */
+int event__parse_id_before(const struct perf_event_header *h, size_t end, u64 sample_type,
+			   struct sample_id *sid);
 
 /* Sets the TIME of a non-sample record's sample_id trailer, laid out as
  * sample_type says. 0, or -EINVAL without TIME or for a record too short. */

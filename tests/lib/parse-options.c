@@ -47,6 +47,7 @@ static int parse(const char *cmdline, struct opts_seen *s, char *err, size_t err
 		OPT_CB_OPTARG(0, "switch-output", s, "when", "switch", cb_record, "signal", OPT_NEG),
 		OPT_CB(0, "switch-output-event", s, "event", "switch event", cb_record),
 		OPT_CB(0, "switch-max-files", s, "n", "max files", cb_record),
+		OPT_CB_FLAGS('k', "clockid", s, "clock", "clock", cb_record, OPT_ONCE | OPT_NEG),
 		OPT_BOOL('q', "quiet", &s->quiet, "quiet"),
 		OPT_COUNT('v', "verbose", &s->verbose, "verbose"),
 		OPT_TERMINATOR
@@ -123,9 +124,20 @@ static int test_values(struct test_ctx *ctx)
 	/* an optional value: the default without "=", never the next argument */
 	TEST_ASSERT(parse("--switch-output prog", &s, err, sizeof(err), &rest) == 1 &&
 		    !strcmp(s.arg, "signal") && !strcmp(rest, "prog"), "%s", err);
-	/* once only, unless repeatable or reset by --no-X */
+	/* given again, as perf takes them: each value to the callback, the
+	 * last one a string's; OPT_ONCE ones only after a --no-X */
 	TEST_ASSERT(parse("-e a -e b --event=c", &s, err, sizeof(err), NULL) == 0 && s.calls == 3,
 		    "%s", err);
+	TEST_ASSERT(parse("-o a -o b", &s, err, sizeof(err), NULL) == 0 && !strcmp(s.output, "b") &&
+		    !err[0], "%s", err);
+	TEST_ASSERT(parse("-o a --output=b -oc", &s, err, sizeof(err), NULL) == 0 &&
+		    !strcmp(s.output, "c"), "%s", err);
+	TEST_ASSERT(parse("-c 1 --count=2 -c 3", &s, err, sizeof(err), NULL) == 0 && s.calls == 3 &&
+		    !strcmp(s.arg, "3"), "%s", err);
+	TEST_ASSERT(parse("-C 0 -C 1", &s, err, sizeof(err), NULL) == 0 && !strcmp(s.cpu, "1"),
+		    "%s", err);
+	TEST_ASSERT(parse("-k mono --no-clockid -k raw", &s, err, sizeof(err), NULL) == 0 &&
+		    s.calls == 3 && !strcmp(s.arg, "raw"), "%s", err);
 	TEST_ASSERT(parse("-C 0 --no-cpu -C 1", &s, err, sizeof(err), NULL) == 0 &&
 		    !strcmp(s.cpu, "1"), "%s", err);
 	TEST_ASSERT(parse("-q -q -vvv", &s, err, sizeof(err), NULL) == 0 && s.quiet && s.verbose == 3,
@@ -170,10 +182,10 @@ static int test_errors(struct test_ctx *ctx)
 		{ "--count", "Error: option `count' requires a value" },
 		{ "--quiet=1", "Error: option `quiet' takes no value" },
 		{ "--all-cpus=", "Error: option `all-cpus' takes no value" },
-		/* a value given twice is a mistake, not an override */
-		{ "-o a -o b", "Error: switch `o' given more than once" },
-		{ "-o a --output=b", "Error: option `output' given more than once" },
-		{ "-c 1 -c 2", "Error: switch `c' given more than once" },
+		/* what perf refuses twice (OPT_ONCE) */
+		{ "-k a -k b", "Error: switch `k' given more than once" },
+		{ "-k a --clockid=b", "Error: option `clockid' given more than once" },
+		{ "--clock=a -ka", "Error: switch `k' given more than once" },
 		{ "-Z", "Error: unknown switch `Z' (see -h)" },
 		{ "-qZ", "Error: unknown switch `Z' (see -h)" },
 		{ "--bogus=1", "Error: unknown option `bogus' (see -h)" },

@@ -375,6 +375,81 @@ static int test_mixed_trailers(const char *dir)
 	return TEST_OK;
 }
 
+/* ksymbol_record B NAME SID T SLACK: a KSYMBOL as the kernel writes it for
+ * an event of sample_type T, then SLACK bytes it over-sized it by: the
+ * bytes the ring held there, here a stale sample's ending in id 102. */
+static void ksymbol_record(struct buf *b, const char *name, const struct sample_id *sid, u64 t,
+			   size_t slack)
+{
+	size_t start = event__begin(b, PERF_RECORD_KSYMBOL, 0), len = strlen(name) + 1;
+
+	buf__u64(b, 0xffffffffc0001000ULL);	/* addr, len, type BPF, flags */
+	buf__u32(b, 0x40);
+	buf__u32(b, 1);
+	buf__add(b, name, len);
+	buf__add(b, "\0\0\0\0\0\0\0", (8 - len % 8) % 8);
+	event__end(b, start, t, sid);
+	for (size_t i = 8; i <= slack; i += 8)
+		buf__u64(b, i == slack ? 102 : 0x5a5a0000 + i);
+	((struct perf_event_header *)(b->p + start))->size += slack;
+}
+
+/* The kernel's KSYMBOL and BPF_EVENT records may be longer than their body
+ * and trailer (it adds the trailer sizes of every event it serves to one
+ * header): each is read with the trailer after its body, whatever follows;
+ * perf's synthesized ones (a trailer of zeros) with the first event's. */
+static int test_oversized(const char *dir)
+{
+	struct perf_event_attr a[2] = {
+		{ .type = PERF_TYPE_SOFTWARE, .size = sizeof(a[0]), .sample_period = 1,
+		  .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				 PERF_SAMPLE_IDENTIFIER, .sample_id_all = 1 },
+		{ .type = PERF_TYPE_SOFTWARE, .size = sizeof(a[0]), .sample_period = 1,
+		  .config = PERF_COUNT_SW_DUMMY, .ksymbol = 1, .bpf_event = 1,
+		  .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER, .sample_id_all = 1 },
+	};
+	const struct sample_id mine = { .pid = 7, .tid = 8, .time = 3000, .id = 102, .cpu = 1 },
+		first = { .pid = 5, .tid = 5, .time = 1000, .id = 101 }, synth = { 0 };
+	/* per record: the bytes after its body, its event, its time */
+	static const struct { int after, evsel; u64 time; } want[] = {
+		{ 4 * 8 + 64, 1, 3000 }, { 3 * 8 + 24, 0, 1000 }, { 3 * 8, 0, 0 },
+		{ 4 * 8 + 8, 1, 3000 },
+	};
+	struct perf_reader r = { 0 };
+	struct buf data = { 0 };
+	char path[300];
+	size_t at;
+
+	ksymbol_record(&data, "bpf_prog_1234_f", &mine, a[1].sample_type, 64);
+	ksymbol_record(&data, "bpf_prog_5678_name_fn", &first, a[0].sample_type, 24);
+	ksymbol_record(&data, "bpf_prog_9abc_g", &synth, a[0].sample_type, 0);
+	at = event__begin(&data, PERF_RECORD_BPF_EVENT, 0);
+	buf__u64(&data, 1 | 77ULL << 32);	/* type PROG_LOAD, flags, id 77 */
+	buf__u64(&data, 0x1234);		/* tag */
+	event__end(&data, at, a[1].sample_type, &mine);
+	buf__u64(&data, 0xdead);		/* no event's id */
+	((struct perf_event_header *)(data.p + at))->size += 8;
+	TEST_ASSERT(!image__write(dir, "oversized", a, 2, &data, path), "write image");
+	buf__release(&data);
+	if (image__open(&r, path))
+		return TEST_FAIL;
+	at = 0;
+	for (struct perf_event_header *h = first_record(&r); at < ARRAY_SIZE(want);
+	     h = (void *)((char *)h + h->size), at++) {
+		const struct reader_evsel *e;
+		struct sample_id sid;
+		int ret = reader__parse_id(&r, h, &sid, &e);
+
+		TEST_ASSERT(ret == want[at].after && e == &r.evsels[want[at].evsel] &&
+			    sid.time == want[at].time && reader__record_time(&r, h) == want[at].time,
+			    "record %zu: %d bytes after its body, time %llu", at, ret,
+			    (unsigned long long)sid.time);
+	}
+	reader__close(&r);
+	return TEST_OK;
+}
+
 /* data_src values taking every branch of the stock perf's spelling: each
  * op, level bits alone and together, remote hops, level numbers, snoops,
  * TLB, locks and blocks */
@@ -538,7 +613,7 @@ static int test_stock_fields(struct test_ctx *ctx, const char *dir)
 
 static void image__cleanup(const char *dir)
 {
-	static const char *const names[] = { "full", "variants", "mixed", "apart", "fields",
+	static const char *const names[] = { "full", "variants", "mixed", "apart", "fields", "oversized",
 						     "truncated" };
 	char path[300];
 
@@ -911,6 +986,8 @@ static int test_reader(struct test_ctx *ctx)
 	if (ret == TEST_OK)
 		ret = test_mixed_trailers(dir);
 	if (ret == TEST_OK)
+		ret = test_oversized(dir);
+	if (ret == TEST_OK)
 		ret = test_shared_id(dir);
 	if (ret == TEST_OK)
 		ret = test_stock_fields(ctx, dir);
@@ -925,6 +1002,6 @@ static int test_reader(struct test_ctx *ctx)
 }
 
 const struct test_suite suite_perfdata_reader = {
-	"perfdata/reader", "perf.data reader: every sample_type bit, lies in lengths, mixed trailers, an id two events claim, a file truncated while read, records through windows from a file and a pipe (unaligned, across windows, AUXTRACE data skipped), a perf.data directory (its data.* files, a FIFO, a link)",
+	"perfdata/reader", "perf.data reader: every sample_type bit, lies in lengths, mixed trailers, KSYMBOL/BPF_EVENT records the kernel over-sized, an id two events claim, a file truncated while read, records through windows from a file and a pipe (unaligned, across windows, AUXTRACE data skipped), a perf.data directory (its data.* files, a FIFO, a link)",
 	test_reader,
 };

@@ -36,8 +36,13 @@ bad_option "Error: option \`overwrite' takes no value" -- record -o x.data --ove
 bad_option "Error: switch \`c' requires a value" -- record -o x.data -c
 bad_option "Error: Ambiguous option: switch (could be --switch-events or --switch-output)" -- \
 	record -o x.data --switch -- true
-bad_option "Error: switch \`o' given more than once" -- record -o x.data -o y.data -- true
-bad_option "Error: option \`count' given more than once" -- record -o x.data -c 1 --count=2 -- true
+# what the stock refuses twice: -k, -I, --user-regs (other options: the last wins, below)
+bad_option "Error: switch \`k' given more than once" -- record -o x.data -k mono -k raw -- true
+bad_option "Error: option \`clockid' given more than once" -- \
+	record -o x.data -k mono --clockid=mono -- true
+bad_option "Error: switch \`I' given more than once" -- record -o x.data -I -I -- true
+bad_option "Error: option \`user-regs' given more than once" -- \
+	record -o x.data --user-regs=ip --user-regs=sp -- true
 bad_option "Error: unknown option \`no-bogus'" -- record -o x.data --no-bogus -- true
 bad_option "Error: unknown switch \`Z'" -- record -o x.data -Z -- true
 
@@ -75,6 +80,32 @@ bad_option "invalid --tracking-max-size '17179869184G'" -- \
 	-- true 2> err || fail "--no-switch-max-files --no-over: $(cat err)"
 [ -s ok.data ] && [ -s ok2.data ] || fail "no ok.data/ok2.data: $(ls)"
 ls | grep -q '^ok\.data\.' && fail "--no-switch-output still switched: $(ls)"
+# an option given again takes its last value, as the stock's does: -o
+# twice writes the last file only, for both perfs; so do -c, -F,
+# --call-graph, -m, -C, -D (the attrs read back by the stock)
+if "$STOCK" version > /dev/null 2>&1; then
+	for p in "$STOCK" "$PERF"; do
+		rm -f first.data last.data
+		"$p" record -q -o first.data -o last.data -- true 2> err ||
+			fail "$p: -o twice: $(cat err)"
+		[ -s last.data ] && [ ! -e first.data ] ||
+			fail "$p: -o first.data -o last.data made: $(ls)"
+	done
+	# twice_attr WANT ARGS...: the attr of cpu-clock recorded with ARGS has WANT
+	twice_attr() {
+		local want=$1
+		shift
+		"$PERF" record -q -o twice.data -e cpu-clock "$@" -- true 2> err ||
+			fail "$*: $(cat err)"
+		"$STOCK" evlist -v -i twice.data 2> /dev/null | grep -m1 '^cpu-clock' > attr
+		grep -q -- "$want" attr || fail "$*: not the last value: $(cat attr)"
+	}
+	twice_attr 'sample_freq }: 100000,' -c 1000 --count=100000 -m 8 -m 16 -C 0 -C 0
+	twice_attr 'sample_freq }: 20,' -F 10 -F 20 -D 0 -D 0
+	twice_attr 'CALLCHAIN|PERIOD,' --call-graph dwarf --call-graph fp
+else
+	log "no stock perf: -o twice not compared"
+fi
 # the largest values are taken: they are in range
 "$PERF" record -q -o max.data -c 9223372036854775807 --switch-output=365d -- true ||
 	fail "largest -c and --switch-output time refused"
