@@ -186,23 +186,35 @@ static void run_one(struct test_run *run, int i)
 	fflush(stdout);
 }
 
-/* A number selects that test; any other word selects every test whose
- * name or description contains it. */
-static int selected(struct test_run *run, int i, int argc, const char **argv)
+/* Whether word names test i: a number that test's, any other word a
+ * fragment of its name or description. */
+static int test_matches(struct test_run *run, int i, const char *word, size_t len)
 {
-	if (argc == 0)
-		return 1;
-	for (int a = 0; a < argc; a++) {
-		char *end;
-		long n = strtol(argv[a], &end, 10);
+	char buf[256], *end;
+	long n;
 
-		if (!*end && n == i + 1)
-			return 1;
-		if (*end && (strcasestr(test_desc(run, i), argv[a]) ||
-			     strcasestr(test_name(run, i), argv[a])))
-			return 1;
+	snprintf(buf, sizeof(buf), "%.*s", (int)MIN(len, sizeof(buf) - 1), word);
+	n = strtol(buf, &end, 10);
+	if (!*end)
+		return n == i + 1;
+	return strcasestr(test_desc(run, i), buf) || strcasestr(test_name(run, i), buf);
+}
+
+/* A test the arguments select (all without any) and --skip's
+ * comma-separated list does not name. */
+static int selected(struct test_run *run, int i, int argc, const char **argv, const char *skip)
+{
+	int in = argc == 0;
+
+	for (int a = 0; a < argc && !in; a++)
+		in = test_matches(run, i, argv[a], strlen(argv[a]));
+	for (const char *p = skip; in && p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		size_t len = strcspn(p, ",");
+
+		if (len && test_matches(run, i, p, len))
+			in = 0;
 	}
-	return 0;
+	return in;
 }
 
 static void test_run__exit(struct test_run *run)
@@ -218,9 +230,11 @@ int cmd_test(int argc, const char **argv)
 {
 	struct test_run run = { 0 };
 	char dirbuf[PATH_MAX];
-	const char *workload = NULL;
+	const char *workload = NULL, *skip = NULL;
 	const struct option options[] = {
 		OPT_COUNT('v', "verbose", &run.verbose, "be more verbose"),
+		OPT_STR('s', "skip", &skip, "tests", "tests to skip: numbers or name fragments, "
+			"comma-separated"),
 		OPT_STR('w', "workload", &workload, "name", "run a built-in test workload"),
 		OPT_TERMINATOR
 	};
@@ -240,7 +254,7 @@ int cmd_test(int argc, const char **argv)
 		argc--;
 	}
 	for (int i = 0; i < total; i++) {
-		if (!selected(&run, i, argc, argv))
+		if (!selected(&run, i, argc, argv, skip))
 			continue;
 		ran++;
 		if (list)
