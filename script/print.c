@@ -352,12 +352,15 @@ static void print_fields(struct script *s, const struct sample *smp, const char 
 void script__print_sample(struct script *s, const struct sample *smp)
 {
 	const char *comm = comm_map__get(s->comms, smp->tid);
+	char buf[16];
 
-	/* --comms, --pids, --tids, --cpu: the others are left out */
+	/* --comms, --pids, --tids, --cpu: the others are left out; --comms
+	 * matches the name the line shows, as the stock's (an idle CPU's
+	 * samples are swapper's with no COMM naming it) */
 	if (!script_filter__has_number(&s->cpu_filter, (int)smp->cpu) ||
 	    !script_filter__has_number(&s->pid_filter, (int)smp->pid) ||
 	    !script_filter__has_number(&s->tid_filter, (int)smp->tid) ||
-	    !script_filter__has_comm(&s->comm_filter, comm))
+	    !script_filter__has_comm(&s->comm_filter, comm_or_tid(comm, smp->tid, buf)))
 		return;
 	print_fields(s, smp, comm);
 }

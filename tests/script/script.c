@@ -91,7 +91,10 @@ static int stock_rejects(const char *stock, const char path[256])
 /* Writes len bytes of data as one variant and runs perf script on it. */
 static int fuzz__run(struct fuzz *f, const char *data, size_t len, size_t orig_len)
 {
+	/* the default lines without what symbols take: the kernel's symbols
+	 * are read again for each run, minutes in all under ASan */
 	struct script_opts o = { .input = f->path, .show_task = 1, .show_mmap = 1,
+				 .fields = "-ip,-sym,-symoff,-dso",
 				 .out = f->devnull, .msg = f->devnull };
 	int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0600), rc, stock;
 

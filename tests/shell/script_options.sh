@@ -27,6 +27,8 @@ read -r comm tid < <(awk 'NF == 2 && $2 != 0 { print $1, $2; exit }' tasks)
 all=$("$STOCK" script -i t.data -F tid 2>/dev/null | wc -l)
 same --comms "$comm"
 same -c "$comm,swapper"
+# an idle CPU's samples: no COMM names tid 0, the line says swapper
+same -c swapper
 same --pid "$tid"
 same --tid "$tid,0"
 [ "$(wc -l < ours)" -gt 0 ] && [ "$("$STOCK" script -i t.data -F tid --tid "$tid,0" | wc -l)" -lt "$all" ] ||
