@@ -20,22 +20,11 @@ rec tgraph -a -g -e sched:sched_switch -e cpu-clock -- "$PERF" test -w spin 0.2
 rec ow --overwrite -g -e cpu-clock -- "$PERF" test -w spin 0.2
 rec hist --history=4M -g -e cpu-clock -- "$PERF" test -w spin 0.2
 
-# same FILE ARGS...: both perfs print the same bytes on stdout and stderr
-# and exit alike
+# same FILE ARGS...: both perfs alike on FILE.data, stdout and stderr
 same() {
-	local f=$1 tag
+	local f=$1
 	shift
-	tag=$f$(echo "$*" | tr -c 'a-z0-9\n' _)
-	"$PERF" script -i "$f.data" "$@" > "$tag.ours" 2> "$tag.ours.err"
-	local ours=$?
-	"$STOCK" script -i "$f.data" "$@" > "$tag.stock" 2> "$tag.stock.err"
-	local stock=$?
-	[ "$ours" = "$stock" ] || fail "$f $*: exit $ours, the stock's $stock: $(head -2 "$tag.ours.err")"
-	cmp -s "$tag.ours" "$tag.stock" ||
-		fail "$f $*: ours and the stock's differ: $(diff "$tag.ours" "$tag.stock" | head -6)"
-	cmp -s "$tag.ours.err" "$tag.stock.err" ||
-		fail "$f $*: ours and the stock's say: $(diff "$tag.ours.err" "$tag.stock.err" | head -4)"
-	log "$f $*: $(wc -l < "$tag.ours") lines alike"
+	script_same "$f.data" "$f$(echo "$*" | tr -c 'a-z0-9\n' _)" "$@"
 }
 
 for f in plain graph count trace tgraph ow hist; do

@@ -32,19 +32,11 @@ done
 rec "$PERF" ours-hist --history=4M -g -e cpu-clock -- "${W[@]}"
 KINDS+=(ours-hist)
 
-# same FILE ARGS...: both perfs print the same bytes on stdout, exit alike
+# same FILE ARGS...: both perfs alike on FILE.data, stdout only
 same() {
-	local f=$1 tag
+	local f=$1
 	shift
-	tag=$f$(echo "$*" | tr -c 'a-zA-Z0-9\n' _)
-	"$PERF" script -i "$f.data" "$@" > "$tag.ours" 2> "$tag.ours.err"
-	local ours=$?
-	"$STOCK" script -i "$f.data" "$@" > "$tag.stock" 2> "$tag.stock.err"
-	local stock=$?
-	[ "$ours" = "$stock" ] || fail "$f $*: exit $ours, the stock's $stock: $(head -2 "$tag.ours.err")"
-	cmp -s "$tag.ours" "$tag.stock" ||
-		fail "$f $*: ours and the stock's differ: $(diff "$tag.ours" "$tag.stock" | head -6)"
-	log "$f $*: $(wc -l < "$tag.ours") lines alike"
+	SCRIPT_SAME_STDOUT=1 script_same "$f.data" "$f$(echo "$*" | tr -c 'a-zA-Z0-9\n' _)" "$@"
 }
 
 for f in "${KINDS[@]}"; do

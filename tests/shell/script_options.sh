@@ -8,16 +8,7 @@ cd "$TMP" || exit 1
 "$PERF" record -q -a -g -e sched:sched_switch -o t.data -- "$PERF" test -w spin 0.2 2> rec.err ||
 	fail "perf record: $(head -2 rec.err)"
 
-same() {	# ARGS...: both perfs print the same bytes and exit alike
-	"$PERF" script -i t.data "$@" > ours 2> ours.err
-	local ours=$?
-	"$STOCK" script -i t.data "$@" > stock 2> stock.err
-	local stock=$?
-	[ "$ours" = "$stock" ] || fail "$*: exit $ours, the stock's $stock: $(head -2 ours.err)"
-	cmp -s ours stock || fail "$*: ours and the stock's differ: $(diff ours stock | head -6)"
-	cmp -s ours.err stock.err || fail "$*: ours and the stock's say: $(diff ours.err stock.err | head -4)"
-	log "$*: $(wc -l < ours) lines alike"
-}
+same() { script_same t.data t "$@"; }	# ARGS...: both perfs alike on t.data
 
 # a task and a CPU the file has: each filter leaves some samples out and
 # keeps some
@@ -31,7 +22,7 @@ same -c "$comm,swapper"
 same -c swapper
 same --pid "$tid"
 same --tid "$tid,0"
-[ "$(wc -l < ours)" -gt 0 ] && [ "$("$STOCK" script -i t.data -F tid --tid "$tid,0" | wc -l)" -lt "$all" ] ||
+[ "$(wc -l < t.ours)" -gt 0 ] && [ "$("$STOCK" script -i t.data -F tid --tid "$tid,0" | wc -l)" -lt "$all" ] ||
 	fail "--tid $tid,0 leaves nothing out or keeps nothing"
 same --cpu 0
 same -C 1

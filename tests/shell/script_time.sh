@@ -12,19 +12,10 @@ n=$(wc -l < times)
 at() { sed -n "$(( n * $1 / 100 + 1 ))p" times; }	# PERCENT: a sample's time
 a=$(at 20) b=$(at 40) c=$(at 60) d=$(at 80)
 
-same() {	# ARGS...: both perfs print the same bytes and exit alike
-	"$PERF" script -i t.data "$@" > ours 2> ours.err
-	local ours=$?
-	"$STOCK" script -i t.data "$@" > stock 2> stock.err
-	local stock=$?
-	[ "$ours" = "$stock" ] || fail "$*: exit $ours, the stock's $stock: $(head -2 ours.err)"
-	cmp -s ours stock || fail "$*: ours and the stock's differ: $(diff ours stock | head -6)"
-	cmp -s ours.err stock.err || fail "$*: ours and the stock's say: $(diff ours.err stock.err | head -4)"
-	log "$* : $(wc -l < ours) lines alike"
-}
+same() { script_same t.data t "$@"; }	# ARGS...: both perfs alike on t.data
 kept() {	# ARGS...: --time ARGS leaves some samples out and keeps some
 	same --time "$@"
-	[ -s ours ] && [ "$(wc -l < ours)" -lt "$n" ] || fail "--time $*: $(wc -l < ours) of $n samples"
+	[ -s t.ours ] && [ "$(wc -l < t.ours)" -lt "$n" ] || fail "--time $*: $(wc -l < t.ours) of $n samples"
 }
 
 kept "$a,$b"
@@ -39,7 +30,7 @@ kept 10%/1,10%/3
 kept 0%-10%,50%-60%
 # the stock leaves out samples only: every switch is there, in range or not
 same --time "$a,$b" --show-switch-events
-[ "$(grep -c PERF_RECORD_SWITCH ours)" = "$("$STOCK" script -i t.data --show-switch-events | grep -c PERF_RECORD_SWITCH)" ] ||
+[ "$(grep -c PERF_RECORD_SWITCH t.ours)" = "$("$STOCK" script -i t.data --show-switch-events | grep -c PERF_RECORD_SWITCH)" ] ||
 	fail "--time left switch records out"
 same --time ,
 for bad in "$a" "$b,$a" "$c,$d $a,$b" "$a,$b,$c" x,y "$a.1234567891," 200%/1 10%/2x 10% 30%x; do

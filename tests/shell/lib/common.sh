@@ -169,3 +169,22 @@ wait_cpu() {	# PID SECONDS
 	done
 	fail "task $1 ran $(( (t - t0) )) of $want ticks in 60 s"
 }
+
+# script_same FILE TAG ARGS...: this perf's and the stock's perf script -i
+# FILE ARGS exit alike and print the same bytes on stdout and, unless
+# SCRIPT_SAME_STDOUT is set, on stderr; the outputs stay in TAG.ours,
+# TAG.stock, TAG.ours.err and TAG.stock.err
+script_same() {
+	local f=$1 tag=$2 ours stock
+	shift 2
+	"$PERF" script -i "$f" "$@" > "$tag.ours" 2> "$tag.ours.err"
+	ours=$?
+	"$STOCK" script -i "$f" "$@" > "$tag.stock" 2> "$tag.stock.err"
+	stock=$?
+	[ "$ours" = "$stock" ] || fail "$f $*: exit $ours, the stock's $stock: $(head -2 "$tag.ours.err")"
+	cmp -s "$tag.ours" "$tag.stock" ||
+		fail "$f $*: ours and the stock's differ: $(diff "$tag.ours" "$tag.stock" | head -6)"
+	[ -n "$SCRIPT_SAME_STDOUT" ] || cmp -s "$tag.ours.err" "$tag.stock.err" ||
+		fail "$f $*: ours and the stock's say: $(diff "$tag.ours.err" "$tag.stock.err" | head -4)"
+	log "$f $*: $(wc -l < "$tag.ours") lines alike"
+}
