@@ -7,6 +7,7 @@
 #include "script/header-print.h"
 #include "script/script.h"
 #include "perfdata/reader.h"
+#include "lib/cursor.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -16,55 +17,26 @@
 #include <time.h>
 
 /* A feature's body, read in order. */
-struct cur {
-	const char *p;
-	u64 size, pos;
-	int bad;	/* read past the end: every later read gives 0 */
-};
-
 struct hp {
 	const struct perf_reader *r;
 	FILE *out;
 	int full;
 };
 
-static const void *cur__take(struct cur *c, u64 n)
-{
-	const void *at = c->p + c->pos;
-
-	if (c->bad || n > c->size - c->pos) {
-		c->bad = 1;
-		return NULL;
-	}
-	c->pos += n;
-	return at;
-}
-
-static u64 cur__num(struct cur *c, u64 n)
-{
-	const void *at = cur__take(c, n);
-	u64 v = 0;
-
-	if (at)
-		memcpy(&v, at, n);
-	return v;
-}
-
-static u32 cur__u32(struct cur *c) { return cur__num(c, 4); }
-static u64 cur__u64(struct cur *c) { return cur__num(c, 8); }
+static u32 cur__u32(struct cursor *c) { return cursor__uint(c, 4); }
+static u64 cur__u64(struct cursor *c) { return cursor__uint(c, 8); }
 
 /* A perf string (u32 length, bytes padded with NULs): to its first NUL;
  * "" after a bad read. */
-static const char *cur__str(struct cur *c, int *len)
+static const char *cur__str(struct cursor *c, int *len)
 {
 	u32 n = cur__u32(c);
-	const char *s = cur__take(c, n);
+	const char *s = cursor__take(c, n);
 
 	*len = s ? (int)strnlen(s, n) : 0;
 	return s ? s : "";
 }
 
-static int cur__left(const struct cur *c) { return !c->bad && c->pos < c->size; }
 
 /* ---- ranges, as the stock prints a CPU map and a bitmap ---- */
 
@@ -132,7 +104,7 @@ static void print_cpu_list(FILE *out, const char *s, int len)
 
 /* ---- the features ---- */
 
-static void print_string(const struct hp *h, struct cur *c, const char *what)
+static void print_string(const struct hp *h, struct cursor *c, const char *what)
 {
 	int len;
 	const char *s = cur__str(c, &len);
@@ -141,14 +113,14 @@ static void print_string(const struct hp *h, struct cur *c, const char *what)
 		fprintf(h->out, "# %s : %.*s\n", what, len, s);
 }
 
-static void print_hostname(const struct hp *h, struct cur *c) { print_string(h, c, "hostname"); }
-static void print_osrelease(const struct hp *h, struct cur *c) { print_string(h, c, "os release"); }
-static void print_version(const struct hp *h, struct cur *c) { print_string(h, c, "perf version"); }
-static void print_arch(const struct hp *h, struct cur *c) { print_string(h, c, "arch"); }
-static void print_cpudesc(const struct hp *h, struct cur *c) { print_string(h, c, "cpudesc"); }
-static void print_cpuid(const struct hp *h, struct cur *c) { print_string(h, c, "cpuid"); }
+static void print_hostname(const struct hp *h, struct cursor *c) { print_string(h, c, "hostname"); }
+static void print_osrelease(const struct hp *h, struct cursor *c) { print_string(h, c, "os release"); }
+static void print_version(const struct hp *h, struct cursor *c) { print_string(h, c, "perf version"); }
+static void print_arch(const struct hp *h, struct cursor *c) { print_string(h, c, "arch"); }
+static void print_cpudesc(const struct hp *h, struct cursor *c) { print_string(h, c, "cpudesc"); }
+static void print_cpuid(const struct hp *h, struct cursor *c) { print_string(h, c, "cpuid"); }
 
-static void print_nrcpus(const struct hp *h, struct cur *c)
+static void print_nrcpus(const struct hp *h, struct cursor *c)
 {
 	u32 avail = cur__u32(c), online = cur__u32(c);
 
@@ -156,7 +128,7 @@ static void print_nrcpus(const struct hp *h, struct cur *c)
 		fprintf(h->out, "# nrcpus online : %u\n# nrcpus avail : %u\n", online, avail);
 }
 
-static void print_total_mem(const struct hp *h, struct cur *c)
+static void print_total_mem(const struct hp *h, struct cursor *c)
 {
 	u64 kb = cur__u64(c);
 
@@ -165,7 +137,7 @@ static void print_total_mem(const struct hp *h, struct cur *c)
 }
 
 /* Each argument and a space; a ' in one is written \'. */
-static void print_cmdline(const struct hp *h, struct cur *c)
+static void print_cmdline(const struct hp *h, struct cursor *c)
 {
 	u32 nr = cur__u32(c);
 
@@ -354,14 +326,14 @@ static int attr__known(const unsigned char *a)
 
 /* One event: attr, u32 nr_ids, name, ids. 0, 1 at an attr of size 0 (the
  * stock's end of the list), -1 if it does not parse. */
-static int event_desc__one(struct cur *c, u32 sz, FILE *out)
+static int event_desc__one(struct cursor *c, u32 sz, FILE *out)
 {
 	unsigned char attr[ATTR_SIZE_61] = { 0 };
-	const void *a = cur__take(c, sz);
+	const void *a = cursor__take(c, sz);
 	u32 nr_ids = cur__u32(c), size;
 	int len;
 	const char *name = cur__str(c, &len);
-	const u64 *ids = cur__take(c, (u64)nr_ids * 8);
+	const u64 *ids = cursor__take(c, (u64)nr_ids * 8);
 
 	if (c->bad)
 		return -1;
@@ -388,9 +360,9 @@ static int event_desc__one(struct cur *c, u32 sz, FILE *out)
 }
 
 /* The whole section parses or nothing is printed, as with the stock. */
-static void print_event_desc(const struct hp *h, struct cur *c)
+static void print_event_desc(const struct hp *h, struct cursor *c)
 {
-	struct cur again;
+	struct cursor again;
 	u32 nr = cur__u32(c), sz = cur__u32(c);
 	int rc = 0;
 
@@ -419,7 +391,7 @@ static u32 nr_cpus_avail(const struct hp *h)
 }
 
 /* A u32 count of strings, then the strings: skipped; the count. */
-static u32 skip_strings(struct cur *c)
+static u32 skip_strings(struct cursor *c)
 {
 	u32 nr = cur__u32(c);
 
@@ -428,7 +400,7 @@ static u32 skip_strings(struct cur *c)
 	return nr;
 }
 
-static void print_siblings(const struct hp *h, struct cur c, const char *what)
+static void print_siblings(const struct hp *h, struct cursor c, const char *what)
 {
 	u32 nr = cur__u32(&c);
 
@@ -443,32 +415,32 @@ static void print_siblings(const struct hp *h, struct cur c, const char *what)
 /* Where CPU_TOPOLOGY's parts are: cores and threads, then (newer files)
  * each CPU's core and socket, then dies and each CPU's die. */
 struct topology {
-	struct cur cores, threads, dies, ids, die_ids;
+	struct cursor cores, threads, dies, ids, die_ids;
 	int has_ids;
 	u32 nr_dies;
 };
 
-static int topology__parse(struct topology *t, struct cur *c, u32 nr_cpus)
+static int topology__parse(struct topology *t, struct cursor *c, u32 nr_cpus)
 {
 	t->cores = *c;
 	skip_strings(c);
 	t->threads = *c;
 	skip_strings(c);
-	if (cur__left(c)) {
+	if (cursor__left(c)) {
 		t->has_ids = 1;
 		t->ids = *c;
-		cur__take(c, (u64)nr_cpus * 8);
+		cursor__take(c, (u64)nr_cpus * 8);
 	}
-	if (cur__left(c)) {
+	if (cursor__left(c)) {
 		t->dies = *c;
 		t->nr_dies = skip_strings(c);
 		t->die_ids = *c;
-		cur__take(c, (u64)nr_cpus * 4);
+		cursor__take(c, (u64)nr_cpus * 4);
 	}
 	return c->bad ? -1 : 0;
 }
 
-static void print_cpu_topology(const struct hp *h, struct cur *c)
+static void print_cpu_topology(const struct hp *h, struct cursor *c)
 {
 	struct topology t = { .has_ids = 0 };
 	u32 nr = nr_cpus_avail(h);
@@ -495,7 +467,7 @@ static void print_cpu_topology(const struct hp *h, struct cur *c)
 	}
 }
 
-static void print_numa_topology(const struct hp *h, struct cur *c)
+static void print_numa_topology(const struct hp *h, struct cursor *c)
 {
 	u32 nr = cur__u32(c);
 
@@ -514,25 +486,25 @@ static void print_numa_topology(const struct hp *h, struct cur *c)
 	}
 }
 
-static void print_branch_stack(const struct hp *h, struct cur *c)
+static void print_branch_stack(const struct hp *h, struct cursor *c)
 {
 	(void)c;
 	fputs("# contains samples with branch stack\n", h->out);
 }
 
-static void print_auxtrace(const struct hp *h, struct cur *c)
+static void print_auxtrace(const struct hp *h, struct cursor *c)
 {
 	(void)c;
 	fputs("# contains AUX area data (e.g. instruction trace)\n", h->out);
 }
 
-static void print_stat(const struct hp *h, struct cur *c)
+static void print_stat(const struct hp *h, struct cursor *c)
 {
 	(void)c;
 	fputs("# contains stat data\n", h->out);
 }
 
-static void print_pmu_mappings(const struct hp *h, struct cur *c)
+static void print_pmu_mappings(const struct hp *h, struct cursor *c)
 {
 	u32 nr = cur__u32(c);
 	const char *sep = "";
@@ -556,7 +528,7 @@ static void print_pmu_mappings(const struct hp *h, struct cur *c)
 
 /* Each group of more than one event: {leader,member...}, named unless
  * anonymous; the events' names are the reader's. */
-static void print_group_desc(const struct hp *h, struct cur *c)
+static void print_group_desc(const struct hp *h, struct cursor *c)
 {
 	const struct perf_reader *r = h->r;
 	u32 nr = cur__u32(c);
@@ -578,7 +550,7 @@ static void print_group_desc(const struct hp *h, struct cur *c)
 	}
 }
 
-static void print_cache(const struct hp *h, struct cur *c)
+static void print_cache(const struct hp *h, struct cursor *c)
 {
 	u32 version = cur__u32(c), nr = cur__u32(c);
 
@@ -590,7 +562,7 @@ static void print_cache(const struct hp *h, struct cur *c)
 		int tlen, slen, mlen;
 		const char *type, *size, *map;
 
-		cur__take(c, 12);	/* line size, sets, ways */
+		cursor__take(c, 12);	/* line size, sets, ways */
 		type = cur__str(c, &tlen);
 		size = cur__str(c, &slen);
 		map = cur__str(c, &mlen);
@@ -606,7 +578,7 @@ static void print_usec_time(FILE *out, const char *what, u64 ns)
 		ns / 1000000000, ns % 1000000000 / 1000);
 }
 
-static void print_sample_time(const struct hp *h, struct cur *c)
+static void print_sample_time(const struct hp *h, struct cursor *c)
 {
 	u64 first = cur__u64(c), last = cur__u64(c);
 
@@ -631,7 +603,7 @@ static void print_unit(char *buf, size_t sz, u64 n)
 }
 
 /* Each node: its id, its size in blocks and the blocks it has. */
-static void print_mem_topology(const struct hp *h, struct cur *c)
+static void print_mem_topology(const struct hp *h, struct cursor *c)
 {
 	u64 version = cur__u64(c), bsize = cur__u64(c), nr = cur__u64(c);
 
@@ -647,7 +619,7 @@ static void print_mem_topology(const struct hp *h, struct cur *c)
 		cur__u64(c);	/* the size again: the bitmap's own counts */
 		nbits = cur__u64(c);
 		words = nbits / 64 + !!(nbits % 64);
-		at = nbits / 8 <= c->size ? cur__take(c, words * 8) : NULL;
+		at = nbits / 8 <= c->size ? cursor__take(c, words * 8) : NULL;
 		set = at ? malloc(words * 8 + 8) : NULL;
 		if (!set)
 			return;
@@ -663,7 +635,7 @@ static void print_mem_topology(const struct hp *h, struct cur *c)
 	}
 }
 
-static void print_clockid(const struct hp *h, struct cur *c)
+static void print_clockid(const struct hp *h, struct cursor *c)
 {
 	u64 res = cur__u64(c);
 
@@ -671,7 +643,7 @@ static void print_clockid(const struct hp *h, struct cur *c)
 		fprintf(h->out, "# clockid frequency: %" PRIu64 " MHz\n", res * 1000);
 }
 
-static void print_dir_format(const struct hp *h, struct cur *c)
+static void print_dir_format(const struct hp *h, struct cursor *c)
 {
 	u64 version = cur__u64(c);
 
@@ -687,14 +659,14 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Each BTF's id, ascending, once. */
-static void print_bpf_btf(const struct hp *h, struct cur *c)
+static void print_bpf_btf(const struct hp *h, struct cursor *c)
 {
 	u32 nr = cur__u32(c), *ids = calloc(nr ? nr : 1, sizeof(*ids)), n = 0;
 
 	for (u32 i = 0; ids && i < nr && !c->bad; i++) {
 		u32 id = cur__u32(c), size = cur__u32(c);
 
-		if (cur__take(c, size))
+		if (cursor__take(c, size))
 			ids[n++] = id;
 	}
 	if (ids)
@@ -705,7 +677,7 @@ static void print_bpf_btf(const struct hp *h, struct cur *c)
 	free(ids);
 }
 
-static void print_compressed(const struct hp *h, struct cur *c)
+static void print_compressed(const struct hp *h, struct cursor *c)
 {
 	u32 version = cur__u32(c), type = cur__u32(c), level = cur__u32(c), ratio = cur__u32(c);
 
@@ -716,7 +688,7 @@ static void print_compressed(const struct hp *h, struct cur *c)
 }
 
 /* A PMU's capabilities: "name=value", ", " between. */
-static void print_caps(const struct hp *h, struct cur *c, u32 nr, const char *pmu, int plen)
+static void print_caps(const struct hp *h, struct cursor *c, u32 nr, const char *pmu, int plen)
 {
 	if (!nr) {
 		fprintf(h->out, "# %.*s pmu capabilities: not available\n", plen, pmu);
@@ -732,9 +704,9 @@ static void print_caps(const struct hp *h, struct cur *c, u32 nr, const char *pm
 	fputc('\n', h->out);
 }
 
-static void print_cpu_pmu_caps(const struct hp *h, struct cur *c)
+static void print_cpu_pmu_caps(const struct hp *h, struct cursor *c)
 {
-	struct cur v = *c;
+	struct cursor v = *c;
 	u32 nr = cur__u32(c);
 
 	for (u32 i = 0; i < 2 * nr && !c->bad; i++)
@@ -746,12 +718,12 @@ static void print_cpu_pmu_caps(const struct hp *h, struct cur *c)
 }
 
 /* Each PMU: u32 count, its name=value pairs, then its name. */
-static void print_pmu_caps(const struct hp *h, struct cur *c)
+static void print_pmu_caps(const struct hp *h, struct cursor *c)
 {
 	u32 nr = cur__u32(c);
 
 	for (u32 i = 0; i < nr && !c->bad; i++) {
-		struct cur v = *c;
+		struct cursor v = *c;
 		u32 caps = cur__u32(c);
 		int len;
 		const char *pmu;
@@ -781,7 +753,7 @@ static const char *clockid_name(u32 id)
 }
 
 /* The clock the events use and a time of day read with it. */
-static void print_clock_data(const struct hp *h, struct cur *c)
+static void print_clock_data(const struct hp *h, struct cursor *c)
 {
 	u32 version = cur__u32(c), clockid = cur__u32(c);
 	u64 tod = cur__u64(c), clk = cur__u64(c);
@@ -806,7 +778,7 @@ static void print_clock_data(const struct hp *h, struct cur *c)
 		clockid_name(clockid));
 }
 
-static void print_hybrid_topology(const struct hp *h, struct cur *c)
+static void print_hybrid_topology(const struct hp *h, struct cursor *c)
 {
 	u32 nr = cur__u32(c);
 
@@ -827,7 +799,7 @@ static void print_hybrid_topology(const struct hp *h, struct cur *c)
 
 struct feature_print {
 	const char *name;
-	void (*print)(const struct hp *h, struct cur *c);
+	void (*print)(const struct hp *h, struct cursor *c);
 	int full_only;	/* its lines only with -I, else a line saying so */
 };
 
@@ -858,7 +830,7 @@ void header_print__features(const struct perf_reader *r, FILE *out, int full)
 
 	for (int f = 1; f < HEADER_LAST_FEATURE_61; f++) {
 		const struct feature_print *fp = &features[f];
-		struct cur c = { .p = NULL };
+		struct cursor c = { .p = NULL };
 
 		if (!fp->print || !(c.p = reader__feature(r, f, &c.size)))
 			continue;

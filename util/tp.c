@@ -1,6 +1,7 @@
 /* Tracepoints through libtracefs and libtraceevent: their ids, glob
  * matches, and the TRACING_DATA feature that describes them. */
 #include "util/tp.h"
+#include "lib/cursor.h"
 #include "lib/id-hash.h"
 
 #include <ctype.h>
@@ -215,51 +216,24 @@ out:
 }
 
 /* A bounds-checked cursor over the blob. */
-struct cursor {
-	const char *p, *end;
-	int bad;
-};
-
-static const void *cur_take(struct cursor *c, u64 n)
-{
-	const char *at = c->p;
-
-	if (c->bad || n > (u64)(c->end - c->p)) {
-		c->bad = 1;
-		return NULL;
-	}
-	c->p += n;
-	return at;
-}
-
-static u64 cur_uint(struct cursor *c, int size)
-{
-	const void *p = cur_take(c, size);
-	u64 v = 0;
-
-	if (p)
-		memcpy(&v, p, size);	/* little-endian files only */
-	return v;
-}
-
 static const char *cur_str(struct cursor *c)
 {
 	const char *nul;
 
 	if (c->bad)
 		return NULL;
-	nul = memchr(c->p, 0, c->end - c->p);
+	nul = memchr(c->p + c->pos, 0, c->size - c->pos);
 	if (!nul) {
 		c->bad = 1;
 		return NULL;
 	}
-	return cur_take(c, nul - c->p + 1);
+	return cursor__take(c, nul - (c->p + c->pos) + 1);
 }
 
 /* Copies n blob bytes into a NUL-terminated buffer libtraceevent may edit. */
 static char *cur_dup(struct cursor *c, u64 n)
 {
-	const char *p = cur_take(c, n);
+	const char *p = cursor__take(c, n);
 	char *s = p ? malloc(n + 1) : NULL;
 
 	if (s) {
@@ -604,14 +578,14 @@ static const char *tp__td_header(struct cursor *c, struct tep_handle *tep)
 	char *s;
 	u64 n;
 
-	magic = cur_take(c, 10);
+	magic = cursor__take(c, 10);
 	if (!magic || memcmp(magic, "\027\010\104tracing", 10))
 		return NULL;
 	version = cur_str(c);
-	if (!version || cur_uint(c, 1) != 0)
+	if (!version || cursor__uint(c, 1) != 0)
 		return NULL;
-	long_size = cur_uint(c, 1);
-	page_size = cur_uint(c, 4);
+	long_size = cursor__uint(c, 1);
+	page_size = cursor__uint(c, 4);
 	if ((long_size != 4 && long_size != 8) || !page_size || (page_size & (page_size - 1)))
 		return NULL;
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
@@ -620,7 +594,7 @@ static const char *tp__td_header(struct cursor *c, struct tep_handle *tep)
 
 	if (!(s = (char *)cur_str(c)) || strcmp(s, "header_page"))
 		return NULL;
-	n = cur_uint(c, 8);
+	n = cursor__uint(c, 8);
 	s = cur_dup(c, n);
 	if (!s)
 		return NULL;
@@ -628,7 +602,7 @@ static const char *tp__td_header(struct cursor *c, struct tep_handle *tep)
 	free(s);
 	if (!(s = (char *)cur_str(c)) || strcmp(s, "header_event"))
 		return NULL;
-	cur_take(c, cur_uint(c, 8));
+	cursor__take(c, cursor__uint(c, 8));
 	return version;
 }
 
@@ -638,7 +612,7 @@ static const char *tp__td_header(struct cursor *c, struct tep_handle *tep)
 static int tp__td_event(struct cursor *c, struct tep_handle *tep, const char *sys,
 			struct id_hash *ids, struct tp_rejects *rj, struct tp_formats *st)
 {
-	u64 n = cur_uint(c, 8);
+	u64 n = cursor__uint(c, 8);
 	char *s = cur_dup(c, n);
 	int err = 0;
 
@@ -672,17 +646,17 @@ static int tp__td_event(struct cursor *c, struct tep_handle *tep, const char *sy
 static int tp__td_events(struct cursor *c, struct tep_handle *tep, struct id_hash *ids,
 			 struct tp_formats *st)
 {
-	u32 count = cur_uint(c, 4), nsys;
+	u32 count = cursor__uint(c, 4), nsys;
 	struct tp_rejects rj = { 0 };
 	const char *sys;
 	int err = 0;
 
 	for (u32 i = 0; i < count && !c->bad; i++)
-		cur_take(c, cur_uint(c, 8));
-	nsys = cur_uint(c, 4);
+		cursor__take(c, cursor__uint(c, 8));
+	nsys = cursor__uint(c, 4);
 	for (u32 i = 0; i < nsys && !c->bad && !err; i++) {
 		sys = cur_str(c);
-		count = cur_uint(c, 4);
+		count = cursor__uint(c, 4);
 		for (u32 j = 0; j < count && !c->bad && !err; j++)
 			err = tp__td_event(c, tep, sys, ids, ids ? &rj : NULL, st);
 	}
@@ -696,17 +670,17 @@ static int tp__td_events(struct cursor *c, struct tep_handle *tep, struct id_has
  * saved cmdlines: what cannot be read of the last two is left out. */
 static void tp__td_tail(struct cursor *c, struct tep_handle *tep, const char *version)
 {
-	u64 n = cur_uint(c, 4);			/* kallsyms */
+	u64 n = cursor__uint(c, 4);			/* kallsyms */
 	char *s;
 
-	cur_take(c, n);
-	n = cur_uint(c, 4);
+	cursor__take(c, n);
+	n = cursor__uint(c, 4);
 	s = cur_dup(c, n);
 	if (s && n && !memchr(s, 0, n))
 		tep_parse_printk_formats(tep, tp__printk_filter(s));
 	free(s);
 	if (atof(version) >= 0.6) {
-		n = cur_uint(c, 8);
+		n = cursor__uint(c, 8);
 		s = cur_dup(c, n);
 		if (s && n && !memchr(s, 0, n))
 			tep_parse_saved_cmdlines(tep, s);
@@ -717,7 +691,7 @@ static void tp__td_tail(struct cursor *c, struct tep_handle *tep, const char *ve
 struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct id_hash *ids,
 					  struct tp_formats *st)
 {
-	struct cursor c = { blob, (const char *)blob + len, 0 };
+	struct cursor c = cursor__new(blob, len);
 	struct tep_handle *tep = tep_alloc();
 	const char *version;
 
@@ -730,7 +704,7 @@ struct tep_handle *tp__parse_tracing_data(const void *blob, size_t len, struct i
 		goto bad;
 	tp__td_tail(&c, tep, version);
 	/* a section longer than its contents overlaps whatever follows */
-	if (c.bad || c.p != c.end)
+	if (c.bad || c.pos != c.size)
 		goto bad;
 	return tep;
 bad:
