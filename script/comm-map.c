@@ -115,3 +115,16 @@ int comm_map__fork(struct comm_map *m, pid_t pid, pid_t tid, pid_t ppid, pid_t p
 	/* the child is a new task, whatever the tid named before */
 	return comm_map__set(m, pid, tid, comm);
 }
+
+const char *comm__unnamed(pid_t tid, char buf[16])
+{
+	snprintf(buf, 16, tid ? ":%d" : "swapper", (int)tid);
+	return buf;
+}
+
+const char *comm_map__name(const struct comm_map *m, pid_t tid, char buf[16])
+{
+	const char *comm = comm_map__get(m, tid);
+
+	return comm ? comm : comm__unnamed(tid, buf);
+}

@@ -20,5 +20,10 @@ int comm_map__set(struct comm_map *m, pid_t pid, pid_t tid, const char *comm);
 int comm_map__fork(struct comm_map *m, pid_t pid, pid_t tid, pid_t ppid, pid_t ptid);
 /* tid's comm, or NULL if never named; the string belongs to the map. */
 const char *comm_map__get(const struct comm_map *m, pid_t tid);
+/* The name the stock perf gives a task no COMM named: swapper for tid 0,
+ * else ":TID", written in buf. */
+const char *comm__unnamed(pid_t tid, char buf[16]);
+/* tid's comm, or else comm__unnamed()'s name for it. */
+const char *comm_map__name(const struct comm_map *m, pid_t tid, char buf[16]);
 
 #endif

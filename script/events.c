@@ -68,18 +68,6 @@ struct kernel_record {
 	size_t trailer;		/* the trailer's bytes */
 };
 
-/* The comm of thread tid; one no COMM named is named after its own tid
- * (in unnamed), not the sample's, as the stock names it. */
-static const char *thread_name(struct script *s, u32 tid, char unnamed[16])
-{
-	const char *comm = comm_map__get(s->comms, tid);
-
-	if (comm)
-		return comm;
-	snprintf(unnamed, 16, tid ? ":%d" : "swapper", (int)tid);
-	return unnamed;
-}
-
 /* The opening columns of a COMM, FORK, EXIT or MMAP record, named comm:
  * as the stock perf, the task, CPU and time of its sample_id (a record
  * perf synthesized has 0 there; a sample_id without TID, -1), or with no
@@ -148,7 +136,7 @@ static int script__task(struct script *s, const struct kernel_record *k)
 
 		memcpy(&time, ids + 4, 8);
 		/* named as the stock names the thread forked or exiting */
-		if (task_record_start(s, k, thread_name(s, ids[2], unnamed), pid_tid, time))
+		if (task_record_start(s, k, comm_map__name(s->comms, ids[2], unnamed), pid_tid, time))
 			fprintf(s->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
 				h->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
 				(int)ids[0], (int)ids[2], (int)ids[1], (int)ids[3]);
@@ -170,7 +158,7 @@ static int record_start(struct script *s, const struct kernel_record *k, u32 tid
 	if (k->sid.cpu != (u32)-1 && !script_filter__has_number(&s->cpu_filter, (int)k->sid.cpu))
 		return 0;
 	if (tid != (u32)-1)
-		st.comm = thread_name(s, tid, unnamed);
+		st.comm = comm_map__name(s->comms, tid, unnamed);
 	script__print_start(s, k->e, &st);
 	fprintf(s->out, "PERF_RECORD_%s", event__type_name(k->h->type));
 	return 1;
@@ -341,7 +329,7 @@ static int script__map(struct script *s, const struct kernel_record *k)
 	if (s->o->show_mmap) {
 		char unnamed[16];
 
-		if (task_record_start(s, k, thread_name(s, k->ids[1], unnamed), k->ids, 0))
+		if (task_record_start(s, k, comm_map__name(s->comms, k->ids[1], unnamed), k->ids, 0))
 			script__print_mmap(s, h);
 	}
 	return s->dsos ? script__mmap(s, h, fixed) : 0;

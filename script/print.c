@@ -14,15 +14,6 @@
 
 #include <traceevent/event-parse.h>
 
-/* The comm of a task no COMM named: as the stock names its threads. */
-static const char *comm_or_tid(const char *comm, u32 tid, char buf[16])
-{
-	if (comm)
-		return comm;
-	snprintf(buf, 16, tid ? ":%d" : "swapper", (int)tid);
-	return buf;
-}
-
 /* The stock's misc letters: whose context, then what the record type adds. */
 static void print_misc(struct line *l, u16 misc, u32 type)
 {
@@ -62,7 +53,7 @@ static void build_start(struct script *s, const struct reader_evsel *e,
 
 	s->cur = s->shows[script__output_type(&e->attr)];
 	if (HAS(s, FIELD_COMM)) {
-		const char *comm = comm_or_tid(st->comm, st->tid, buf);
+		const char *comm = st->comm ? st->comm : comm__unnamed(st->tid, buf);
 
 		/* a callchain goes below the line: no column to align */
 		line__str(l, comm, HAS(s, FIELD_IP) && s->use_callchain &&
@@ -352,7 +343,7 @@ static void print_fields(struct script *s, const struct sample *smp, const char 
 void script__print_sample(struct script *s, const struct sample *smp)
 {
 	const char *comm = comm_map__get(s->comms, smp->tid);
-	char buf[16];
+	char name[16];
 
 	/* --comms, --pids, --tids, --cpu: the others are left out; --comms
 	 * matches the name the line shows, as the stock's (an idle CPU's
@@ -360,7 +351,7 @@ void script__print_sample(struct script *s, const struct sample *smp)
 	if (!script_filter__has_number(&s->cpu_filter, (int)smp->cpu) ||
 	    !script_filter__has_number(&s->pid_filter, (int)smp->pid) ||
 	    !script_filter__has_number(&s->tid_filter, (int)smp->tid) ||
-	    !script_filter__has_comm(&s->comm_filter, comm_or_tid(comm, smp->tid, buf)))
+	    !script_filter__has_comm(&s->comm_filter, comm ? comm : comm__unnamed(smp->tid, name)))
 		return;
 	print_fields(s, smp, comm);
 }
