@@ -19,8 +19,8 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS)) -ldw -liberty -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 # the layers, top to bottom (tests/check-layers keeps includes flowing down)
-LAYERS := record script daemon flight perfdata buildid util lib
-LIB_SRCS := $(sort $(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
+LAYERS := record script daemon flight perfdata buildid bpf util lib
+LIB_SRCS := $(sort $(filter-out %.bpf.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c))))
 TEST_SRCS := $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c $(foreach d,$(LAYERS),tests/$(d)/*.c))))
 SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c $(LIB_SRCS) $(TEST_SRCS)
 OBJS := $(SRCS:%.c=$(O)/%.o)
@@ -38,6 +38,34 @@ $(O)/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(OBJS:.o=.d)
+
+# BPF programs (bpf/*.bpf.c): compiled once, CO-RE, against a vmlinux.h made
+# from the build machine's BTF; libbpf relocates them to the running
+# kernel's BTF when they load. Each becomes a skeleton header,
+# $(O)/bpf/NAME.skel.h, that embeds the object in perf: nothing to install.
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(O)/bpf/%.skel.h)
+BTF ?= /sys/kernel/btf/vmlinux
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/')
+CFLAGS += -I$(O)/bpf
+
+$(O)/bpf/vmlinux.h:
+	@mkdir -p $(dir $@)
+	@test -r $(BTF) || { echo "$(BTF): no kernel BTF to build the BPF programs against (BTF=FILE)" >&2; exit 1; }
+	bpftool btf dump file $(BTF) format c > $@.tmp && mv $@.tmp $@
+
+$(O)/bpf/%.bpf.o: bpf/%.bpf.c $(O)/bpf/vmlinux.h
+	clang -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I. -I$(O)/bpf -Wall -Werror \
+		-MMD -MP -c -o $@ $<
+
+$(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
+	bpftool gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
+
+-include $(BPF_SRCS:bpf/%.bpf.c=$(O)/bpf/%.bpf.d)
+.SECONDARY: $(BPF_SRCS:bpf/%.bpf.c=$(O)/bpf/%.bpf.o)
+
+# the loaders include their skeletons; -MMD learns that only after a build
+$(filter $(O)/bpf/%.o,$(OBJS)): $(BPF_SKELS)
 
 # LD_PRELOAD shim giving this perf the stock's PERF_TEST_ATTR hook, for
 # tests/shell/record_attr.sh; a shared object, never linked into perf
