@@ -1,0 +1,41 @@
+/* What every BPF feature of the recorder shares: whether its programs can
+ * run here (the kernel's BTF, permission, the hooks), libbpf's messages
+ * routed to -v, and the -v lines naming the programs loaded. Nothing is
+ * pinned: programs live as long as the recorder's fds, so they unload when
+ * it ends, however it ends (SIGKILL included). */
+#ifndef PERF_BPF_LOADER_H
+#define PERF_BPF_LOADER_H
+
+#include <stddef.h>
+
+struct bpf_object;
+
+/* The kernel's BTF, which CO-RE relocates the programs against. */
+#define BPF_LOADER_BTF "/sys/kernel/btf/vmlinux"
+/* For tests only: a file read instead of BPF_LOADER_BTF, by the check and
+ * by libbpf's relocations alike (a missing one plays a kernel built
+ * without BTF). */
+#define BPF_LOADER_BTF_ENV "PERF_TEST_VMLINUX_BTF"
+
+/* The BTF file in use: BPF_LOADER_BTF, or what BPF_LOADER_BTF_ENV names. */
+const char *bpf_loader__btf_path(void);
+/* What to give libbpf's bpf_object_open_opts.btf_custom_path: NULL for
+ * the kernel's own, else the test's file. */
+const char *bpf_loader__btf_custom_path(void);
+
+/* Whether the BPF programs of feature `who` (an option: "--off-cpu") can
+ * run here: the BTF readable, bpf() allowed to load tracing programs, and
+ * the kernel offering every hook of hooks (NULL-terminated section names:
+ * "tp_btf/sched_switch", "fentry/FUNC", "raw_tp/NAME"). 0, or -errno with
+ * one line in err, "WHO: cannot load BPF: WHY". */
+int bpf_loader__check(const char *who, const char *const *hooks, char *err, size_t errsz);
+
+/* libbpf's messages: silenced, or to stderr from verbose 1 (its debug
+ * lines from verbose 2). libbpf keeps one printer for the process. */
+void bpf_loader__set_print(int verbose);
+
+/* -v: one line to stderr per program of obj, loaded:
+ * "WHO: BPF program NAME (SECTION) id ID". */
+void bpf_loader__list(const struct bpf_object *obj, const char *who);
+
+#endif
