@@ -5,6 +5,8 @@
 #include "util/parse-events.h"
 #include "record/drain-thread.h"
 #include "record/loop.h"
+#include "record/off-cpu.h"
+#include "bpf/off-cpu.h"
 #include "record/record.h"
 #include "record/setup.h"
 #include "record/summary.h"
@@ -63,6 +65,8 @@ static int record__setup_events(struct record *rec)
 		pr_err("%s\n", rec->err);
 		return -EINVAL;
 	}
+	if (record__add_off_cpu(rec))
+		return -EINVAL;
 	return record__add_switch_event(rec);
 }
 
@@ -140,6 +144,8 @@ static int record__start(struct record *rec, const char **argv)
 		return 1;	/* said */
 	if (drain_threads__start(rec->threads))
 		return 1;	/* said */
+	if (record__start_off_cpu(rec))
+		return 1;	/* said */
 	if (!opts->per_task && !opts->delay_ms)
 		evlist__enable(rec->evlist);
 	if (opts->workload) {
@@ -203,6 +209,8 @@ static int record__run(struct record *rec, int *signo)
 	if (err == -EPIPE && why == RECORD_RUNNING)
 		why = RECORD_STOP_SIGNAL;
 	evlist__disable(rec->evlist);
+	if (record__off_cpu_sums(rec) && !err)
+		err = -EIO;	/* said */
 	if (rec->opts.overwrite)
 		err = record__last_dump(rec, err);
 	else
@@ -231,6 +239,7 @@ static void record__teardown(struct record *rec)
 	history__delete(rec->history);
 	dump__delete(rec->dump);
 	tracking__exit(&rec->tracking);
+	off_cpu__delete(rec->off_cpu);
 	bpf_progs__exit(&rec->bpf);
 	bpf_sideband__close(&rec->bpf_sb);
 	buf__release(&rec->pending);
@@ -249,7 +258,7 @@ static void record__teardown(struct record *rec)
 int cmd_record(int argc, const char **argv)
 {
 	struct record rec = {
-		.opts = { .output = "perf.data" },
+		.opts = { .output = "perf.data", .off_cpu_thresh_ms = OFF_CPU_THRESH_MS },
 		.sig_fd = -1,
 		.data = { .fd = -1 },
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },

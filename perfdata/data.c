@@ -266,7 +266,7 @@ static void put_attrs(struct buf *b, u64 base, const struct evlist *evlist, stru
 	d->attrs_offset = base + b->len;
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		const struct evsel *e = evlist->entries[i];
-		struct perf_file_attr fa = { .attr = e->attr };
+		struct perf_file_attr fa = { .attr = evsel__file_attr(e) };
 		u64 n = evsel__nr_ids(e);
 
 		fa.ids.offset = ids_at;

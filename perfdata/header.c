@@ -123,8 +123,9 @@ static void feat_event_desc(struct buf *b, const struct evlist *evlist)
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		const struct evsel *e = evlist->entries[i];
 		u64 nids = evsel__nr_ids(e);
+		struct perf_event_attr a = evsel__file_attr(e);
 
-		buf__add(b, &e->attr, sizeof(e->attr));
+		buf__add(b, &a, sizeof(a));
 		buf__u32(b, nids);
 		header__put_string(b, e->name);
 		evsel__put_ids(e, b);

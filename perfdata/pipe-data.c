@@ -82,8 +82,10 @@ static int pipe_attrs(struct buf *b, const struct evlist *evlist, char *errbuf, 
 				 (unsigned long long)nids, PIPE_ATTR_MAX_IDS);
 			return -E2BIG;
 		}
+		struct perf_event_attr a = evsel__file_attr(e);
+
 		buf__add(b, &h, sizeof(h));
-		buf__add(b, &e->attr, sizeof(e->attr));
+		buf__add(b, &a, sizeof(a));
 		evsel__put_ids(e, b);
 	}
 	return 0;

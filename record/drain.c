@@ -10,6 +10,7 @@
 #include "record/synthetic.h"
 #include "util/cpumap.h"
 #include "buildid/dso-hits.h"
+#include "bpf/off-cpu.h"
 
 #include <errno.h>
 #include <string.h>
@@ -36,6 +37,8 @@ struct scan_arg {
 	int ring;		/* the index of the ring being drained */
 	int err;
 	u64 stop_pos;		/* -EAGAIN: the record the sink could not take yet */
+	u64 written_to;		/* --off-cpu: the ring's bytes up to here are in the file */
+	u64 rewritten[OFF_CPU_RECORD_MAX / 8];	/* --off-cpu: the record rewritten */
 };
 
 
@@ -87,6 +90,8 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 			return 0;
 		}
 	}
+	if (a->rewritten[0])
+		rec = (const void *)a->rewritten;
 	if (tracking)
 		return tracking__add(sink->tracking, rec);
 	if (sink->history)
@@ -95,12 +100,61 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	return sink->pending ? pending__add(sink, rec) : 0;
 }
 
+static void drain__feed_hits(struct drain_sink *sink, struct iovec *iov, int n);
+
+/* --off-cpu: a sample of its bpf-output event is rewritten into
+ * a->rewritten (a->rewritten[0] stays 0 for any other record); in the file
+ * it takes the place of the original, the ring's bytes before it written
+ * first. 0 or -errno. */
+static int off_cpu_record(struct scan_arg *a, const struct mmap *m, u64 pos,
+			  const struct perf_event_header *h)
+{
+	struct drain_sink *sink = a->sink;
+	const struct perf_event_header *rec = h;
+	struct iovec iov[2];
+	ssize_t len;
+	u64 id;
+	int err, n;
+
+	a->rewritten[0] = 0;
+	if (!sink->off_cpu || h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	mmap__copy(m, pos + sizeof(*h), &id, sizeof(id));	/* IDENTIFIER comes first */
+	if (evlist__id2evsel(a->evlist, id) != sink->off_cpu)
+		return 0;
+	if ((pos & m->mask) + h->size > m->mask + 1) {
+		mmap__copy(m, pos, m->scratch, h->size);
+		rec = m->scratch;
+	}
+	len = off_cpu__rewrite(sink->off_cpu_in, sink->off_cpu_out, rec, a->rewritten,
+			       sizeof(a->rewritten));
+	if (len < 0) {
+		a->rewritten[0] = 0;	/* not an off-CPU record: kept as it is */
+		return 0;
+	}
+	if (!sink->data)
+		return 0;
+	n = mmap__span_iov(m, a->written_to, pos, iov);
+	err = perf_data__write_ring(sink->data, iov, n);
+	if (!err) {
+		drain__feed_hits(sink, iov, n);
+		err = perf_data__write(sink->data, a->rewritten, len);
+	}
+	a->written_to = pos + h->size;
+	return err;
+}
+
 static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_header *h,
 		       void *arg)
 {
 	struct scan_arg *a = arg;
 	u64 time = 0;
-	int err;
+	int err = off_cpu_record(a, m, pos, h);
+
+	if (err) {
+		a->stop_pos = pos;
+		return a->err = err;
+	}
 
 	if (h->type == PERF_RECORD_SAMPLE && (a->sink->id_sample_type & PERF_SAMPLE_TIME)) {
 		size_t off = sample__time_offset(a->sink->id_sample_type);
@@ -184,7 +238,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
-	struct scan_arg arg = { st, sink, evlist, 0, 0, 0 };
+	struct scan_arg arg = { .st = st, .sink = sink, .evlist = evlist };
 	struct perf_data *d = sink->data;
 	/* the same for the whole run, asked once a drain, not twice a ring */
 	int names_lost = drain__names_lost(evlist, sink);
@@ -215,6 +269,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			tracking__ring_full(sink->tracking);
 		before = *st;
 		arg.ring = c;
+		arg.written_to = start;
 		/* the kernel never publishes a partial record, so a bad size
 		 * here means a corrupt ring: stop before it rather than write it */
 		if (mmap__for_each(m, start, head, scan_record, &arg)) {
@@ -228,7 +283,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		if (names_lost)
 			tracking__lost(sink->tracking, st->lost - before.lost);
 		if (d) {
-			n = mmap__span_iov(m, start, head, iov);
+			n = mmap__span_iov(m, arg.written_to, head, iov);
 			err = perf_data__write_ring(d, iov, n);
 			if (err) {
 				/* what did not reach the file is not counted in it */

@@ -51,6 +51,10 @@ struct drain_sink {
 	int no_round;
 	struct dso_hits *hits;
 	pthread_mutex_t *hits_lock;
+	/* --off-cpu: its bpf-output event, whose samples go on rewritten
+	 * as offcpu-time samples (off_cpu__rewrite()), and their layouts */
+	struct evsel *off_cpu;
+	u64 off_cpu_in, off_cpu_out;
 };
 
 /* Empties every forward ring: straight from the mapped pages into

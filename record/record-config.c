@@ -151,7 +151,9 @@ static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 	if (opts->target.system_wide || opts->target.cpu_list || opts->sample_cpu ||
 	    opts->raw_samples || tracepoint)
 		t |= PERF_SAMPLE_CPU;
-	if (opts->raw_samples || tracepoint)
+	/* a bpf-output event's samples are its RAW data */
+	if (opts->raw_samples || tracepoint ||
+	    (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT))
 		t |= PERF_SAMPLE_RAW;
 	if (opts->sample_address)
 		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;

@@ -552,6 +552,18 @@ static int opt_delay(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+static int opt_off_cpu_thresh(const struct option *opt, const char *arg, int unset)
+{
+	struct record_opts *opts = &opt_record(opt)->opts;
+
+	(void)unset;
+	if (parse_u64_range(arg, 0, UINT64_MAX / 1000000, &opts->off_cpu_thresh_ms)) {
+		pr_err("perf record: invalid --off-cpu-thresh '%s': expected milliseconds\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* a size with B/K/M/G, or bytes (0: the default, as in perf) */
 static int opt_bytes(const char *name, const char *arg, u64 *out)
 {
@@ -697,6 +709,11 @@ static int record__check_modes(struct record *rec)
 	/* the history is the flight recorder with forward sample rings */
 	if (opts->history_size)
 		opts->overwrite = 1;
+	if (opts->off_cpu && opts->target.per_thread) {
+		pr_err("perf record: --off-cpu and --per-thread exclude each other: off-CPU "
+		       "samples come from an event on each CPU\n");
+		return 129;
+	}
 	if (opts->overwrite && (opts->target.per_thread || opts->max_size)) {
 		pr_err("perf record: --overwrite and %s exclude each other: the flight recorder "
 		       "keeps per-CPU rings and sizes its dumps with -m\n",
@@ -962,6 +979,10 @@ static void record__options_sample(struct record *rec, struct option_table *t)
 		OPT_BOOL('n', "no-samples", &opts->no_samples, "don't sample"),
 		OPT_BOOL(0, "no-buffering", &opts->no_buffering, "collect data without buffering"),
 		OPT_BOOL(0, "no-bpf-event", &opts->no_bpf_event, "do not record bpf events"),
+		OPT_BOOL(0, "off-cpu", &opts->off_cpu, "Enable off-cpu analysis"),
+		OPT_CB(0, "off-cpu-thresh", rec, "ms", "off-cpu blocks at least this long are "
+		       "dumped as they end, shorter ones summed up to the end (default 1)",
+		       opt_off_cpu_thresh),
 		OPT_BOOL(0, "user-callchains", &opts->user_callchains, "collect user callchains"),
 		OPT_BOOL(0, "kernel-callchains", &opts->kernel_callchains,
 			 "collect kernel callchains"),

@@ -96,6 +96,8 @@ struct record_opts {
 	int workload;		/* a command was given */
 	int per_task;		/* events follow the workload's pid (no -a/-C) */
 	const char *threads_spec;	/* --threads[=spec] ("": cpu); NULL: none */
+	int off_cpu;		/* --off-cpu: offcpu-time samples from BPF */
+	u64 off_cpu_thresh_ms;	/* --off-cpu-thresh: blocks this long go out whole */
 };
 
 /* -D: MSECS, -1, or ranges A-B,C-D,... (ms, increasing) into opts. 0 or

@@ -21,6 +21,7 @@
 #include "flight/writer.h"
 
 struct drain_threads;
+struct off_cpu;
 struct evlist;
 struct evsel;
 struct record;
@@ -67,6 +68,8 @@ struct record {
 	struct history *history;	/* --history: forward records kept compressed */
 	struct writer writer;		/* writes dumps off the loop */
 	struct drain_threads *threads;	/* --threads: the rings' drain threads (NULL: none) */
+	struct off_cpu *off_cpu;	/* --off-cpu: the BPF program (NULL: none) */
+	struct evsel *off_cpu_evsel;	/* ... and its event, offcpu-time */
 	u64 trigger_ns;			/* when the pending switch became due */
 	const char *control_spec;
 	struct control control;

@@ -1,6 +1,7 @@
 /* What a recording needs before its loop: the target's maps, the events
  * opened and mapped, the flight recorder's buffers and writer, tracking. */
 #include "record/setup.h"
+#include "record/off-cpu.h"
 #include "buildid/held-files.h"
 #include "util/cgroup.h"
 #include "util/cpumap.h"
@@ -253,11 +254,16 @@ int record__open(struct record *rec)
 	 * fork: it keeps the limit it was given) */
 	nofile_raise();
 	err = record__config(rec->evlist, opts, rec->err, sizeof(rec->err));
-	if (!err)
+	if (!err) {
+		record__config_off_cpu(rec);
 		err = evlist__open(rec->evlist, rec->err, sizeof(rec->err),
 				   opts->quiet ? -1 : opts->verbose);
+	}
 	if (!err)
 		err = record__check_memory(rec);
+	if (err)
+		return err;
+	err = record__load_off_cpu(rec);
 	if (err)
 		return err;
 	twins = record__open_twins(rec);

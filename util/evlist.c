@@ -111,9 +111,16 @@ int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose)
 	/* first: a CPU that goes and comes back during the open is seen */
 	if (evlist__whole_cpus(evlist) && evlist->hotplug.fd < 0)
 		evlist->hotplug_err = cpu_hotplug__open(&evlist->hotplug);
+	struct thread_map *any = thread_map__new_pid(-1);
+
+	if (!any) {
+		snprintf(errbuf, errsz, "open: %s", strerror(errno));
+		return -ENOMEM;
+	}
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
-		int err = evsel__open(e, evlist->cpus, evlist->threads, errbuf, errsz, verbose);
+		int err = evsel__open(e, evlist->cpus, e->system_wide ? any : evlist->threads,
+				      errbuf, errsz, verbose);
 
 		if (!err)
 			err = evsel__apply_filter(e, errbuf, errsz);
@@ -122,9 +129,12 @@ int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose)
 				err = -ENOMEM;
 				snprintf(errbuf, errsz, "%s: ids: %s", e->name, strerror(ENOMEM));
 			}
-		if (err)
+		if (err) {
+			thread_map__put(any);
 			return err;
+		}
 	}
+	thread_map__put(any);
 	return 0;
 }
 

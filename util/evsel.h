@@ -30,6 +30,9 @@ struct evsel {
 	struct callchain_param callchain;
 	u16 max_stack;		/* /max-stack=N/: attr.sample_max_stack */
 	int cgroup_fd;		/* -G: its cgroup's directory, for PERF_FLAG_PID_CGROUP; or -1 */
+	int system_wide;	/* of whole CPUs (any task) whatever the session's threads */
+	u64 file_sample_type;	/* the samples' layout in files, when the recorder
+				 * rewrites them (0: attr.sample_type) */
 	int nr_cpus, nr_threads;
 	int twinned;		/* fd and id hold TWIN_SLOTS sets of [cpu][thread] */
 	int *fd;		/* [cpu][thread] (twinned: [slot][cpu][thread]) */
@@ -78,6 +81,16 @@ void evsel__close_twins(struct evsel *evsel);
 /* --filter: ands filter to the event's filter, as perf does with a second
  * one. 0 or -ENOMEM. */
 int evsel__append_filter(struct evsel *evsel, const char *filter);
+
+/* The attr files describe the event with: its samples as written. */
+static inline struct perf_event_attr evsel__file_attr(const struct evsel *e)
+{
+	struct perf_event_attr a = e->attr;
+
+	if (e->file_sample_type)
+		a.sample_type = e->file_sample_type;
+	return a;
+}
 
 static inline int evsel__is_leader(const struct evsel *e)
 {

@@ -1,0 +1,192 @@
+/* perf record --off-cpu in the record session (record/off-cpu.h). */
+#include "record/off-cpu.h"
+#include "record/record.h"
+#include "record/record-config.h"
+#include "bpf/loader.h"
+#include "bpf/off-cpu.h"
+#include "util/cpumap.h"
+#include "util/evlist.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int record__add_off_cpu(struct record *rec)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_period = 1,
+	};
+	struct evsel *e;
+	int err;
+
+	if (!rec->opts.off_cpu)
+		return 0;
+	bpf_loader__set_print(rec->opts.verbose);
+	err = off_cpu__check(rec->err, sizeof(rec->err));
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+		return err;
+	}
+	e = evsel__new(&attr, OFF_CPU_EVENT);
+	if (!e || evlist__add(rec->evlist, e)) {
+		pr_err("perf record: %s: %s\n", OFF_CPU_OPTION, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	/* BPF writes into the event of the CPU it runs on, whatever the task */
+	e->system_wide = 1;
+	/* a forward ring: the program's map holds one event a CPU, which
+	 * twins taking turns would leave behind; in a flight recorder its
+	 * samples wait with the other forward samples for the next dump */
+	e->overwrite = 0;
+	e->inherit = 0;
+	rec->off_cpu_evsel = e;
+	return 0;
+}
+
+void record__config_off_cpu(struct record *rec)
+{
+	struct evsel *e = rec->off_cpu_evsel;
+	u64 id_type = record__id_sample_type(rec->evlist);
+
+	if (!e)
+		return;
+	e->attr.sample_type = off_cpu__event_type(id_type);
+	e->file_sample_type = off_cpu__sample_type(id_type);
+	e->attr.inherit = 0;
+	e->attr.enable_on_exec = 0;
+	/* on from the start: only the program writes into it, and only once
+	 * the recording starts */
+	e->attr.disabled = 0;
+	e->attr.freq = 0;
+	e->attr.sample_period = 1;
+	e->attr.exclude_kernel = e->attr.exclude_user = e->attr.exclude_hv = 0;
+	e->attr.sample_max_stack = 0;
+	e->attr.exclude_callchain_kernel = e->attr.exclude_callchain_user = 0;
+}
+
+/* The target's processes and threads, as the thread map has them. */
+static void record__off_cpu_tasks(struct record *rec, struct off_cpu_opts *o, pid_t *list)
+{
+	struct target *t = &rec->opts.target;
+	struct thread_map *threads = rec->evlist->threads;
+
+	if (t->system_wide || t->cpu_list || t->uid_str || !threads || threads->map[0] < 0)
+		return;
+	if (t->tid) {
+		o->tids = list;
+		o->nr_tids = threads->nr;
+	} else {
+		o->pids = list;
+		o->nr_pids = threads->nr;
+		o->follow = !rec->opts.no_inherit;
+	}
+	memcpy(list, threads->map, threads->nr * sizeof(pid_t));
+}
+
+/* -G: the cgroups the events count in, by id (cgroup2: the directory's
+ * inode). */
+static int record__off_cpu_cgroups(struct record *rec, u64 *ids)
+{
+	int n = 0;
+
+	for (int i = 0; i < rec->evlist->nr_entries && n < 64; i++) {
+		struct stat st;
+		int fd = rec->evlist->entries[i]->cgroup_fd;
+
+		if (fd >= 0 && !fstat(fd, &st))
+			ids[n++] = st.st_ino;
+	}
+	return n;
+}
+
+int record__load_off_cpu(struct record *rec)
+{
+	struct evsel *e = rec->off_cpu_evsel;
+	struct off_cpu_opts o = { .thresh_ns = rec->opts.off_cpu_thresh_ms * 1000000 };
+	struct thread_map *threads = rec->evlist->threads;
+	pid_t *list;
+	u64 cgroups[64];
+	int err = 0;
+
+	if (!e)
+		return 0;
+	list = calloc(threads ? threads->nr : 1, sizeof(pid_t));
+	if (!list) {
+		snprintf(rec->err, sizeof(rec->err), "%s: %s", OFF_CPU_OPTION, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	record__off_cpu_tasks(rec, &o, list);
+	o.filter_uid = rec->opts.target.uid_str != NULL && !rec->opts.target.pid &&
+		       !rec->opts.target.tid;
+	o.uid = rec->opts.target.uid;
+	o.cgroups = cgroups;
+	o.nr_cgroups = record__off_cpu_cgroups(rec, cgroups);
+	rec->off_cpu = off_cpu__load(&o, rec->err, sizeof(rec->err));
+	free(list);
+	if (!rec->off_cpu)
+		return -EINVAL;
+	for (int c = 0; c < e->nr_cpus && !err; c++)
+		if (*evsel__fd(e, c, 0) >= 0)
+			err = off_cpu__set_event(rec->off_cpu, rec->evlist->cpus->map[c],
+						 *evsel__fd(e, c, 0));
+	if (err)
+		snprintf(rec->err, sizeof(rec->err), "%s: the events' map: %s", OFF_CPU_OPTION,
+			 strerror(-err));
+	return err;
+}
+
+int record__start_off_cpu(struct record *rec)
+{
+	int err;
+
+	if (!rec->off_cpu)
+		return 0;
+	err = off_cpu__attach(rec->off_cpu, rec->err, sizeof(rec->err));
+	if (err) {
+		pr_err("perf record: %s\n", rec->err);
+		return err;
+	}
+	if (rec->opts.verbose > 0)
+		off_cpu__list(rec->off_cpu);
+	return 0;
+}
+
+/* One summed block, as a sample where the recording's records go. */
+static int record__off_cpu_emit(const struct off_cpu_sample *s, void *arg)
+{
+	struct record *rec = arg;
+	u64 out[OFF_CPU_RECORD_MAX / 8];
+	ssize_t len = off_cpu__build(rec->off_cpu_evsel->file_sample_type, s, out, sizeof(out));
+
+	if (len < 0)
+		return 0;	/* cannot happen: the frames are bounded */
+	record_stats__account(&rec->stats, (void *)out, s->time);
+	if (rec->opts.overwrite) {
+		buf__add(&rec->pending, out, len);
+		return rec->pending.err;
+	}
+	return rec->write_failed ? 0 : perf_data__write(&rec->data, out, len);
+}
+
+int record__off_cpu_sums(struct record *rec)
+{
+	struct evsel *e = rec->off_cpu_evsel;
+	u64 id = 0;
+	int n;
+
+	if (!rec->off_cpu || (rec->opts.overwrite && rec->history))
+		return 0;
+	for (int k = 0; k < e->nr_cpus && !id; k++)
+		id = e->id[k];
+	/* a sum has no one switch-out: it is stamped at the end, after
+	 * every sample (and readers sort it there) */
+	n = off_cpu__drain_sums(rec->off_cpu, id, rec->stats.last_time + 1,
+				record__off_cpu_emit, rec);
+	if (n < 0)
+		pr_err("perf record: %s: the summed blocks: %s\n", OFF_CPU_OPTION, strerror(-n));
+	return n < 0 ? n : 0;
+}

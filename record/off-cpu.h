@@ -1,0 +1,24 @@
+/* perf record --off-cpu in the record session: its bpf-output event in
+ * the evlist, the BPF program loaded for the target and started with the
+ * recording, and the short blocks' sums written at the end. */
+#ifndef PERF_RECORD_OFF_CPU_H
+#define PERF_RECORD_OFF_CPU_H
+
+struct record;
+
+/* Before the events are configured: refuses (one line, -errno) where BPF
+ * cannot run, else adds the offcpu-time event (a bpf-output event of each
+ * CPU). 0 without --off-cpu. */
+int record__add_off_cpu(struct record *rec);
+/* After record__config(): its layouts, in the kernel and in files. */
+void record__config_off_cpu(struct record *rec);
+/* After the events are open: the program loaded for the target, the
+ * events in its map. 0 or -errno with rec->err saying why. */
+int record__load_off_cpu(struct record *rec);
+/* Recording starts: the program attached (-v names it). 0 or -errno, said. */
+int record__start_off_cpu(struct record *rec);
+/* Recording over: the blocks below the threshold, summed, as samples into
+ * the file (or the next dump). 0 or -errno, said. */
+int record__off_cpu_sums(struct record *rec);
+
+#endif
