@@ -108,7 +108,7 @@ static __always_inline void offcpu_out(void *ctx, struct task_struct *prev, __u6
 	d->time = now;
 	d->cpu = bpf_get_smp_processor_id();
 	/* the innermost frames are this program and the tracepoint's
-	 * call of it: the stack starts at __schedule */
+	 * call of it, skipped: the stack starts in __schedule */
 	n = bpf_get_stack(ctx, d->ips, OFFCPU_MAX_STACK * sizeof(__u64), 2 & BPF_F_SKIP_FIELD_MASK);
 	/* at most 127 frames: the mask (0x7f) is what the verifier sees */
 	k = (n > 0 ? n / sizeof(__u64) : 0) & OFFCPU_MAX_STACK;

@@ -477,15 +477,20 @@ static int test_fuzz(struct test_ctx *ctx)
 	 * at any offset */
 	static const char *const zstd[] = { "-z", "-e", "cpu-clock", "-g", "-c", "2000000", "--",
 		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+	/* --off-cpu: offcpu-time samples the recorder rewrote (kernel and user
+	 * callchains, a period of ns off CPU), in a file with no rounds */
+	static const char *const offcpu[] = { "--off-cpu", "-e", "dummy", "--", "/bin/sleep",
+		"0.05", NULL };
 	/* the stock's files: ID_INDEX, THREAD_MAP, CPU_MAP, TIME_CONV...; -z
 	 * in its layout */
 	static const char *const stock_cg[] = { "-e", "cpu-clock", "-g", "-c", "2000000", "--",
 		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
 	static const char *const stock_zstd[] = { "-z", "-e", "cpu-clock", "-c", "2000000", "--",
 		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
-	static const char *const *seeds[] = { tp, cg, dwarf, mixed, zstd, stock_cg, stock_zstd };
+	static const char *const *seeds[] = { tp, cg, dwarf, mixed, zstd, offcpu, stock_cg,
+					      stock_zstd };
 	/* the seeds from here on are recorded by the stock perf */
-	const size_t first_stock = 5;
+	const size_t first_stock = 6;
 	char dir[] = "/tmp/perf-test-fuzz-XXXXXX", seed[PATH_MAX];
 	struct fuzz f = { .ctx = ctx, .dir = dir, .rng = 0x2545f4914f6cdd1dULL, .every = 25 };
 	int ret = TEST_OK, nseeds = 0, crafted = 0, stock_wanted;
