@@ -186,6 +186,7 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 		.history = rec->history,
 		.pending_max = rec->pending_max,
 		.trigger = rec->switch_evsel,
+		.when = rec->when.evsel,
 		.id_sample_type = rec->tracking.id_sample_type,
 		.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
 		.behind = rec->drain_behind,

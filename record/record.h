@@ -14,6 +14,7 @@
 #include "record/record-options.h"
 #include "flight/dump.h"
 #include "record/switch-output.h"
+#include "record/switch-output-when.h"
 #include "flight/tracking.h"
 #include "flight/history.h"
 #include "flight/trigger.h"
@@ -50,6 +51,7 @@ struct record {
 	struct switch_output so;
 	const char *switch_event;	/* --switch-output-event */
 	struct evsel *switch_evsel;
+	struct switch_when when;	/* --switch-output-when: its conditions, event, programs */
 	struct trigger trigger;		/* asked-for switches: delay, rate limit, the pending one */
 	u64 switch_base;		/* normal mode: data_size when this file's own data began */
 	u64 next_switch;		/* SWITCH_TIME deadline, ns */
