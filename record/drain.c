@@ -90,8 +90,10 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 			return 0;
 		}
 		/* kept: the dump it asks for says what fired it */
-		if (e && e == sink->when)
+		if (e && e == sink->when) {
 			sink->triggered = 1;
+			sink->when_time = sink->when_time ? sink->when_time : time;
+		}
 	}
 	if (tracking)
 		return tracking__add(sink->tracking, rec);

@@ -37,6 +37,7 @@ struct drain_sink {
 	struct evsel *when;		/* --switch-output-when's event: its samples trigger, and stay */
 	u64 flush;			/* --mmap-flush: nothing is drained until a ring holds this much */
 	int triggered;			/* a sample of trigger or when went by */
+	u64 when_time;			/* the time of the first sample of when (0: none) */
 	/* the history took no more, and records were left in ring
 	 * first_ring: the next drain starts there, due or not, so that a
 	 * ring after it does not wait for ever for the spares */

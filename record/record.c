@@ -199,6 +199,8 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 	rec->drain_first = sink.first_ring;
 	if (sink.triggered)
 		record__ask_switch(rec);
+	if (sink.when_time && !rec->when_ns)
+		rec->when_ns = sink.when_time;
 	return w;
 }
 
@@ -353,6 +355,19 @@ static s64 record__drain_all(struct record *rec)
 	return w;
 }
 
+/* -v: how long after the end of the span that fired it (a bpf-output
+ * sample's time, CLOCK_MONOTONIC in a flight recorder as the cut's) this
+ * dump was cut. */
+static void record__when_latency(struct record *rec)
+{
+	u64 when = rec->when_ns, cut = rec->dump->captured_ns;
+
+	rec->when_ns = 0;
+	if (when && rec->opts.verbose && rec->dump_opts.monotonic && !rec->opts.use_clockid)
+		pr_err("[ perf record: %s: dump cut %.3f ms after the span's end ]\n",
+		       SWITCH_WHEN_EVENT, cut > when ? (cut - when) / 1e6 : 0.0);
+}
+
 /* Captures the rings into rec->dump, ready to be written. 0 or -errno,
  * reported (and kept in rec->why_none for the commands it answers) and
  * counted. */
@@ -395,6 +410,7 @@ static int record__capture(struct record *rec)
 		snprintf(why, whysz, "%s", rec->dump->errbuf);
 		goto fail;
 	}
+	record__when_latency(rec);
 	/* the history's records so far go with this dump, and no later one */
 	if (rec->history && (err = history__take(rec->history, &rec->dump->take))) {
 		snprintf(why, whysz, "taking the history: %s", strerror(-err));

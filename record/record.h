@@ -70,6 +70,7 @@ struct record {
 	struct writer writer;		/* writes dumps off the loop */
 	struct drain_threads *threads;	/* --threads: the rings' drain threads (NULL: none) */
 	u64 trigger_ns;			/* when the pending switch became due */
+	u64 when_ns;			/* --switch-output-when: the pending switch's span ended then */
 	const char *control_spec;
 	struct control control;
 	struct control_acks acks_owed;	/* control commands answered once their switch is done */
