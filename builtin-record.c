@@ -246,6 +246,7 @@ static void record__teardown(struct record *rec)
 	buf__release(&rec->kernel_map);
 	switch_output__exit(&rec->so);
 	trigger__exit(&rec->trigger);
+	switch_when__exit(&rec->when);
 	control_acks__exit(&rec->acks_owed);
 	control_acks__exit(&rec->acks_in_flight);
 	control__close(&rec->control);

@@ -67,7 +67,8 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	int tracking = tracking__wants(h->type);
 	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf;
 
-	if (tracking ? !sink->tracking && !bpf : !sink->pending && !sink->history && !sink->trigger)
+	if (tracking ? !sink->tracking && !bpf :
+	    !sink->pending && !sink->history && !sink->trigger && !sink->when)
 		return 0;
 	if ((pos & m->mask) + h->size > m->mask + 1) {
 		mmap__copy(m, pos, m->scratch, h->size);
@@ -81,13 +82,20 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 		pthread_mutex_unlock(sink->bpf_lock);
 	if (tracking && !sink->tracking)
 		return 0;
-	if (h->type == PERF_RECORD_SAMPLE && sink->trigger) {
+	if (h->type == PERF_RECORD_SAMPLE && (sink->trigger || sink->when)) {
+		struct evsel *e;
 		u64 id;
 
 		memcpy(&id, rec + 1, sizeof(id));	/* IDENTIFIER comes first */
-		if (evlist__id2evsel(a->evlist, id) == sink->trigger) {
+		e = evlist__id2evsel(a->evlist, id);
+		if (e && e == sink->trigger) {
 			sink->triggered = 1;
 			return 0;
+		}
+		/* kept: the dump it asks for says what fired it */
+		if (e && e == sink->when) {
+			sink->triggered = 1;
+			sink->when_time = sink->when_time ? sink->when_time : time;
 		}
 	}
 	if (a->rewritten[0])

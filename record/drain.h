@@ -34,8 +34,10 @@ struct drain_sink {
 	u64 pending_dropped;		/* records dropped for the cap */
 	u64 id_sample_type;		/* where a sample's time is (event__time()) */
 	struct evsel *trigger;		/* --switch-output-event: samples then have IDENTIFIER */
+	struct evsel *when;		/* --switch-output-when's event: its samples trigger, and stay */
 	u64 flush;			/* --mmap-flush: nothing is drained until a ring holds this much */
-	int triggered;			/* a sample of trigger went by */
+	int triggered;			/* a sample of trigger or when went by */
+	u64 when_time;			/* the time of the first sample of when (0: none) */
 	/* the history took no more, and records were left in ring
 	 * first_ring: the next drain starts there, due or not, so that a
 	 * ring after it does not wait for ever for the spares */

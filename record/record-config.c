@@ -136,6 +136,8 @@ static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 	const struct perf_event_attr *a = &e->attr;
 	enum callchain_mode cc = evsel_callchain(e, opts).mode;
 	int tracepoint = a->type == PERF_TYPE_TRACEPOINT;
+	/* a bpf-output event's samples are what a program wrote, as in perf */
+	int bpf_output = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT;
 	u64 t = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 
 	/* per-thread rings hold one task's samples in order: the stock perf
@@ -151,9 +153,7 @@ static u64 sample_type(const struct evsel *e, const struct record_opts *opts)
 	if (opts->target.system_wide || opts->target.cpu_list || opts->sample_cpu ||
 	    opts->raw_samples || tracepoint)
 		t |= PERF_SAMPLE_CPU;
-	/* a bpf-output event's samples are its RAW data */
-	if (opts->raw_samples || tracepoint ||
-	    (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT))
+	if (opts->raw_samples || tracepoint || bpf_output)
 		t |= PERF_SAMPLE_RAW;
 	if (opts->sample_address)
 		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;

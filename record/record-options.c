@@ -452,6 +452,24 @@ static int opt_switch_rate(const struct option *opt, const char *arg, int unset)
 	return err ? -1 : 0;
 }
 
+/* --switch-output-when=COND, repeatable; --no-switch-output-when drops
+ * those given before */
+static int opt_switch_when(const struct option *opt, const char *arg, int unset)
+{
+	struct switch_when *sw = &opt_record(opt)->when;
+	char err[512];
+
+	if (unset) {
+		trigger_conds__exit(&sw->conds);
+		return 0;
+	}
+	if (trigger_conds__add(&sw->conds, arg, err, sizeof(err))) {
+		pr_err("perf record: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 static int opt_dump_window(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt_record(opt);
@@ -739,6 +757,8 @@ static int record__check_modes(struct record *rec)
  * after saying why. */
 static int record__check_triggers(struct record *rec)
 {
+	int ret;
+
 	/* a trigger event is the signal, as in perf; a control's snapshot
 	 * only means a dump for the flight recorder */
 	if ((rec->switch_event || (rec->control_spec && rec->opts.overwrite)) && !rec->so.kind)
@@ -749,6 +769,12 @@ static int record__check_triggers(struct record *rec)
 		pr_err("perf record: --switch-max-files needs --switch-output\n");
 		return 129;
 	}
+	ret = switch_when__check(&rec->when, &rec->opts, rec->so.kind != SWITCH_NONE);
+	if (ret)
+		return ret;
+	/* a condition that holds asks for a dump, as a SIGUSR2 does */
+	if (switch_when__on(&rec->when) && !rec->so.kind)
+		rec->so.kind = SWITCH_SIGNAL;
 	if ((rec->trigger.delay_ns || rec->trigger.rate_n) && !rec->so.kind) {
 		pr_err("perf record: %s needs --switch-output\n", rec->trigger.delay_ns ?
 		       "--switch-output-delay" : "--switch-output-max-rate");
@@ -1211,6 +1237,10 @@ static void record__options_flight(struct record *rec, struct option_table *t)
 		OPT_CB_FLAGS(0, "switch-output-max-rate", rec, "n/period", "at most N signal, "
 			     "control or event triggers per PERIOD (e.g. 6/1h); more are ignored",
 			     opt_switch_rate, OPT_NEG),
+		OPT_CB_FLAGS(0, "switch-output-when", rec, "cond", "switch (dump) when a BPF "
+			     "program sees KIND>DURATION[,comm=NAME][,pid=N][,tid=N][,cgroup=PATH] "
+			     "(KIND: offcpu, syscall, runqlat); repeatable, any one fires",
+			     opt_switch_when, OPT_MULTI | OPT_NEG),
 		OPT_CB(0, "dump-window", rec, "common|all", "common (default): a dump covers only "
 		       "the span every CPU's ring still holds; all: keep every record", opt_dump_window),
 		OPT_CB(0, "tracking-max-size", rec, "size", "memory cap of the task/map "

@@ -186,6 +186,7 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 		.history = rec->history,
 		.pending_max = rec->pending_max,
 		.trigger = rec->switch_evsel,
+		.when = rec->when.evsel,
 		.id_sample_type = rec->tracking.id_sample_type,
 		.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
 		.behind = rec->drain_behind,
@@ -204,6 +205,8 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 	rec->drain_first = sink.first_ring;
 	if (sink.triggered)
 		record__ask_switch(rec);
+	if (sink.when_time && !rec->when_ns)
+		rec->when_ns = sink.when_time;
 	return w;
 }
 
@@ -358,6 +361,19 @@ static s64 record__drain_all(struct record *rec)
 	return w;
 }
 
+/* -v: how long after the end of the span that fired it (a bpf-output
+ * sample's time, CLOCK_MONOTONIC in a flight recorder as the cut's) this
+ * dump was cut. */
+static void record__when_latency(struct record *rec)
+{
+	u64 when = rec->when_ns, cut = rec->dump->captured_ns;
+
+	rec->when_ns = 0;
+	if (when && rec->opts.verbose && rec->dump_opts.monotonic && !rec->opts.use_clockid)
+		pr_err("[ perf record: %s: dump cut %.3f ms after the span's end ]\n",
+		       SWITCH_WHEN_EVENT, cut > when ? (cut - when) / 1e6 : 0.0);
+}
+
 /* Captures the rings into rec->dump, ready to be written. 0 or -errno,
  * reported (and kept in rec->why_none for the commands it answers) and
  * counted. */
@@ -400,6 +416,7 @@ static int record__capture(struct record *rec)
 		snprintf(why, whysz, "%s", rec->dump->errbuf);
 		goto fail;
 	}
+	record__when_latency(rec);
 	/* the history's records so far go with this dump, and no later one */
 	if (rec->history && (err = history__take(rec->history, &rec->dump->take))) {
 		snprintf(why, whysz, "taking the history: %s", strerror(-err));

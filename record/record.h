@@ -14,6 +14,7 @@
 #include "record/record-options.h"
 #include "flight/dump.h"
 #include "record/switch-output.h"
+#include "record/switch-output-when.h"
 #include "flight/tracking.h"
 #include "flight/history.h"
 #include "flight/trigger.h"
@@ -51,6 +52,7 @@ struct record {
 	struct switch_output so;
 	const char *switch_event;	/* --switch-output-event */
 	struct evsel *switch_evsel;
+	struct switch_when when;	/* --switch-output-when: its conditions, event, programs */
 	struct trigger trigger;		/* asked-for switches: delay, rate limit, the pending one */
 	u64 switch_base;		/* normal mode: data_size when this file's own data began */
 	u64 next_switch;		/* SWITCH_TIME deadline, ns */
@@ -71,6 +73,7 @@ struct record {
 	struct off_cpu *off_cpu;	/* --off-cpu: the BPF program (NULL: none) */
 	struct evsel *off_cpu_evsel;	/* ... and its event, offcpu-time */
 	u64 trigger_ns;			/* when the pending switch became due */
+	u64 when_ns;			/* --switch-output-when: the pending switch's span ended then */
 	const char *control_spec;
 	struct control control;
 	struct control_acks acks_owed;	/* control commands answered once their switch is done */

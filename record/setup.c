@@ -225,11 +225,17 @@ static int record__setup_dumps(struct record *rec)
 	return 0;
 }
 
-/* --switch-output-event: a forward event whose samples trigger a switch. */
+/* --switch-output-event and --switch-output-when: forward events whose
+ * samples trigger a switch. */
 int record__add_switch_event(struct record *rec)
 {
-	int before = rec->evlist->nr_entries;
+	int before;
 
+	if (switch_when__add_event(&rec->when, rec->evlist, rec->err, sizeof(rec->err))) {
+		pr_err("perf record: %s\n", rec->err);
+		return -ENOMEM;
+	}
+	before = rec->evlist->nr_entries;
 	if (!rec->switch_event)
 		return 0;
 	if (parse_events(rec->evlist, rec->switch_event, rec->err, sizeof(rec->err))) {
@@ -334,5 +340,13 @@ int record__setup_tracking(struct record *rec)
 	if (err && opts->verbose)
 		pr_err("Warning: BPF side-band events: %s: only the rings tell of programs\n",
 		       strerror(-err));
-	return record__check_fds(rec);
+	err = record__check_fds(rec);
+	/* once the events are open, and before tracking starts: the
+	 * programs' own load is in the tracking of every dump */
+	if (!err && switch_when__start(&rec->when, rec->evlist, opts->verbose, rec->err,
+				       sizeof(rec->err))) {
+		pr_err("perf record: %s\n", rec->err);
+		err = -EINVAL;
+	}
+	return err;
 }

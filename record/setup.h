@@ -5,8 +5,8 @@
 
 struct record;
 
-/* --switch-output-event: a forward event whose samples trigger a switch.
- * 0 or -EINVAL after saying why. */
+/* --switch-output-event and --switch-output-when's event: forward events
+ * whose samples trigger a switch. 0 or -errno after saying why. */
 int record__add_switch_event(struct record *rec);
 /* Builds the cpu and thread maps of the target (-a, -C, -p, -t, -u, or
  * the workload). 0 or -EINVAL after saying why. */

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 
 int cgroup__mountpoint(char *path, size_t sz)
 {
@@ -328,4 +330,47 @@ int cgroup__synthesize(struct buf *out, u64 sample_type)
 	if (cgroup__mountpoint(path, sizeof(path)))
 		return 0;
 	return cgroup__walk(out, sample_type, path, strlen(path), 0);
+}
+
+int cgroup__v2_id(const char *path, u64 *id, char *errbuf, size_t errsz)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct {
+		struct file_handle fh;
+		u64 id;
+	} h = { .fh.handle_bytes = sizeof(u64) };
+	const char *rel = path + strspn(path, "/");
+	char mnt[PATH_MAX];
+	int mfd, fd, mount_id, err = cgroup__memory_mount(0, mnt, sizeof(mnt));
+
+	if (err) {
+		snprintf(errbuf, errsz, "cgroup %s: no cgroup2 filesystem is mounted", path);
+		return err;
+	}
+	mfd = open(mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0) {
+		err = -errno;
+		snprintf(errbuf, errsz, "cgroup %s: %s: %s", path, mnt, strerror(errno));
+		return err;
+	}
+	fd = *rel ? syscall(SYS_openat2, mfd, rel, &how, sizeof(how)) : dup(mfd);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errsz, "cgroup %s: %s/%s: %s", path, mnt, rel,
+			 errno == ELOOP || errno == EXDEV ? "a link or outside the mount, not followed" :
+			 strerror(errno));
+	} else if (name_to_handle_at(fd, "", &h.fh, &mount_id, AT_EMPTY_PATH)) {
+		err = -errno;
+		snprintf(errbuf, errsz, "cgroup %s: %s/%s: its id: %s", path, mnt, rel,
+			 strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	close(mfd);
+	if (!err)
+		*id = h.id;
+	return err;
 }

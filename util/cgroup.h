@@ -44,4 +44,11 @@ int cgroup__assign(struct evlist *evlist, const char *arg, int *nr, char *errbuf
  * recording have a name. 0 or -errno. */
 int cgroup__synthesize(struct buf *out, u64 sample_type);
 
+/* The id of the cgroup v2 at path (relative to the cgroup2 mount; a
+ * leading '/' is the mount), the one a BPF program reads off a task:
+ * opened beneath the mount without following any link, so that a path a
+ * local user planted cannot lead elsewhere. 0 or -errno with errbuf
+ * naming the path. */
+int cgroup__v2_id(const char *path, u64 *id, char *errbuf, size_t errsz);
+
 #endif

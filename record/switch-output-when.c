@@ -1,0 +1,103 @@
+/* --switch-output-when's part in a recording: what it needs checked, the
+ * bpf-output event its program writes into, the program's start and end. */
+#include "record/switch-output-when.h"
+#include "bpf/trigger.h"
+#include "record/record-options.h"
+#include "util/cpumap.h"
+#include "util/evlist.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int switch_when__check(struct switch_when *sw, const struct record_opts *opts, int have_switch)
+{
+	char err[PATH_MAX + 512];
+
+	if (!switch_when__on(sw))
+		return 0;
+	if (!opts->overwrite && !have_switch) {
+		pr_err("perf record: --switch-output-when needs --switch-output or --overwrite\n");
+		return 129;
+	}
+	/* a program writes into the event of the CPU it runs on, and a task's
+	 * span may end on any CPU */
+	if (!opts->target.system_wide || opts->target.cpu_list) {
+		pr_err("perf record: --switch-output-when needs -a: its events watch every CPU\n");
+		return 129;
+	}
+	if (opts->threads_spec) {
+		pr_err("perf record: --switch-output-when is not available with --threads\n");
+		return 129;
+	}
+	if (trigger_bpf__check(&sw->conds, err, sizeof(err)) ||
+	    trigger_conds__resolve(&sw->conds, err, sizeof(err))) {
+		pr_err("perf record: %s\n", err);
+		return 129;
+	}
+	return 0;
+}
+
+int switch_when__add_event(struct switch_when *sw, struct evlist *evlist, char *err,
+			   size_t errsz)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_period = 1,
+	};
+	struct evsel *e;
+
+	if (!switch_when__on(sw))
+		return 0;
+	e = evsel__new(&attr, SWITCH_WHEN_EVENT);
+	if (!e || evlist__add(evlist, e)) {
+		evsel__delete(e);
+		snprintf(err, errsz, "%s: %s", TRIGGER_BPF_WHO, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	e->user_period = 1;	/* each output is a sample: -c/-F are the others' */
+	e->overwrite = 0;	/* forward: drained, so that it wakes the loop */
+	e->wake_each = 1;
+	/* the kernel takes no inherited event into a program's map */
+	e->inherit = 0;
+	sw->evsel = e;
+	return 0;
+}
+
+int switch_when__start(struct switch_when *sw, struct evlist *evlist, int verbose, char *err,
+		       size_t errsz)
+{
+	struct evsel *e = sw->evsel;
+	int *cpus, *fds, nr = 0, ret;
+
+	if (!e)
+		return 0;
+	cpus = calloc(e->nr_cpus, sizeof(*cpus));
+	fds = calloc(e->nr_cpus, sizeof(*fds));
+	if (!cpus || !fds) {
+		free(cpus);
+		free(fds);
+		snprintf(err, errsz, "%s: %s", TRIGGER_BPF_WHO, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (int c = 0; c < e->nr_cpus; c++) {
+		if (*evsel__fd(e, c, 0) < 0)
+			continue;	/* an offline CPU */
+		cpus[nr] = evlist->cpus->map[c];
+		fds[nr++] = *evsel__fd(e, c, 0);
+	}
+	ret = trigger_bpf__start(&sw->bpf, &sw->conds, cpus, fds, nr, verbose, err, errsz);
+	free(cpus);
+	free(fds);
+	return ret;
+}
+
+void switch_when__exit(struct switch_when *sw)
+{
+	trigger_bpf__stop(sw->bpf);
+	sw->bpf = NULL;
+	trigger_conds__exit(&sw->conds);
+}
