@@ -154,8 +154,8 @@ static u64 convert__location(struct script *s, struct pprof_convert *c, u32 pid,
 
 /* smp's frames, leaf first, as locations into c->frames: its callchain
  * (the context markers say whose addresses follow; an unknown one ends
- * it, as perf script shows it) or else its ip, then the user frames a
- * dwarf stack dump unwinds to. How many, or -ENOMEM. */
+ * it, as perf script shows it), then the user frames a dwarf stack dump
+ * unwinds to; with neither, its ip. How many, or -ENOMEM. */
 static int convert__frames(struct script *s, struct pprof_convert *c, const struct sample *smp)
 {
 	u32 cpumode = smp->cpumode;
@@ -172,9 +172,7 @@ static int convert__frames(struct script *s, struct pprof_convert *c, const stru
 		if (!(c->frames[n++] = convert__location(s, c, smp->pid, cpumode, ip)))
 			return -ENOMEM;
 	}
-	if (!smp->nr_callchain &&
-	    !(c->frames[n++] = convert__location(s, c, smp->pid, smp->cpumode, smp->ip)))
-		return -ENOMEM;
+	/* the unwound frames start at the interrupted user ip */
 	if (unwind__has_stack(smp)) {
 		int k = unwind__user_frames(&s->machine, smp, c->pcs, MAX_USER_FRAMES);
 
@@ -183,6 +181,8 @@ static int convert__frames(struct script *s, struct pprof_convert *c, const stru
 								 PERF_RECORD_MISC_USER, c->pcs[i])))
 				return -ENOMEM;
 	}
+	if (!n && !(c->frames[n++] = convert__location(s, c, smp->pid, smp->cpumode, smp->ip)))
+		return -ENOMEM;
 	return n;
 }
 
@@ -254,8 +254,11 @@ static int convert__write(struct pprof_convert *c, const char *output)
 	struct perf_data d;
 	int err = perf_data__open_ahead(&d, output);
 
-	if (!err)
-		err = pprof__write(c->prof, d.fd);
+	if (err) {
+		fprintf(c->o->msg, "perf data convert: %s: %s\n", output, strerror(-err));
+		return err;
+	}
+	err = pprof__write(c->prof, d.fd);
 	if (!err && fsync(d.fd))
 		err = -errno;
 	if (err) {

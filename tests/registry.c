@@ -11,7 +11,7 @@ extern const struct test_suite suite_util_parse_events, suite_util_mmap, suite_p
 	suite_lib_parse_options, suite_script_comm_map, suite_script_script,
 	suite_perfdata_reader, suite_perfdata_compress, suite_flight_history, suite_flight_dump,
 	suite_perfdata_header, suite_perfdata_header_check, suite_script_symbols, suite_script_machine,
-	suite_script_unwind,
+	suite_script_unwind, suite_script_pprof,
 	suite_daemon_daemon_config, suite_util_bpf_event, suite_buildid_dso_hits,
 	suite_buildid_mapped_file, suite_buildid_build_id_cache, suite_lib_memcpy_stream,
 	suite_record_loop, suite_util_hotplug, suite_lib_escape;
@@ -56,6 +56,7 @@ const struct test_suite *const test_suites[] = {
 	&suite_script_symbols,
 	&suite_script_machine,
 	&suite_script_unwind,
+	&suite_script_pprof,
 	&suite_daemon_daemon_config,
 	&suite_util_bpf_event,
 	&suite_buildid_dso_hits,
