@@ -7,7 +7,7 @@
 #   make bench      side-by-side benchmarks against the stock perf
 #   make install    PREFIX=/usr/local DESTDIR=: the binary, man pages, systemd unit
 
-PKGS    := libtraceevent libtracefs libelf libzstd libbpf
+PKGS    := libtraceevent libtracefs libelf libzstd libbpf libprotobuf-c zlib
 CC      ?= cc
 O       ?= build
 OPTFLAGS ?= -O2 -g
@@ -18,12 +18,21 @@ CFLAGS  := $(OPTFLAGS) $(EXTRA_CFLAGS) -std=gnu11 -Wall -Wextra -Werror -I. -D_G
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -ldw -liberty -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
+# pprof's profile.proto, as Debian's golang-github-google-pprof-dev ships
+# it, compiled by protoc-c at build time: perf data convert --to-pprof
+# encodes with protobuf-c (<pprof/profile.pb-c.h>), nothing in the tree
+# is generated code
+PROFILE_PROTO ?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PROTO_OBJS := $(O)/proto/pprof/profile.pb-c.o
+CFLAGS += -I$(O)/proto
+
 # the layers, top to bottom (tests/check-layers keeps includes flowing down)
 LAYERS := record script daemon flight perfdata buildid bpf util lib
 LIB_SRCS := $(sort $(filter-out %.bpf.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c))))
 TEST_SRCS := $(sort $(filter-out tests/attr-shim.c,$(wildcard tests/*.c $(foreach d,$(LAYERS),tests/$(d)/*.c))))
-SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c $(LIB_SRCS) $(TEST_SRCS)
-OBJS := $(SRCS:%.c=$(O)/%.o)
+SRCS := perf.c builtin-record.c builtin-test.c builtin-script.c builtin-daemon.c builtin-data.c \
+        $(LIB_SRCS) $(TEST_SRCS)
+OBJS := $(SRCS:%.c=$(O)/%.o) $(PROTO_OBJS)
 
 all: perf $(O)/attr-shim.so $(O)/bpf-load
 
@@ -38,6 +47,20 @@ $(O)/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(OBJS:.o=.d)
+
+$(O)/proto/pprof/profile.pb-c.h: $(PROFILE_PROTO)
+	@mkdir -p $(dir $@)
+	protoc-c --c_out=$(O)/proto/pprof --proto_path=$(dir $<) $<
+
+$(O)/proto/pprof/profile.pb-c.c: $(O)/proto/pprof/profile.pb-c.h
+	@:
+
+$(O)/proto/pprof/profile.pb-c.o: $(O)/proto/pprof/profile.pb-c.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# the converter and its test include the generated header; -MMD learns
+# that only after a build
+$(O)/script/pprof.o $(O)/tests/script/pprof.o: $(O)/proto/pprof/profile.pb-c.h
 
 # BPF programs (bpf/*.bpf.c): compiled once, CO-RE, against a vmlinux.h made
 # from the build machine's BTF; libbpf relocates them to the running
@@ -120,13 +143,13 @@ install: perf doc
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/perf-flightrec.service
 
 # the dump pipeline alone, on synthetic rings (bench/dump-pipeline.c)
-$(O)/dump-pipeline: $(O)/bench/dump-pipeline.o $(LIB_SRCS:%.c=$(O)/%.o)
+$(O)/dump-pipeline: $(O)/bench/dump-pipeline.o $(LIB_SRCS:%.c=$(O)/%.o) $(PROTO_OBJS)
 	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(O)/bench/dump-pipeline.d
 
 # the dump of a full --history, filled in memory (bench/history-dump.c)
-$(O)/history-dump: $(O)/bench/history-dump.o $(LIB_SRCS:%.c=$(O)/%.o)
+$(O)/history-dump: $(O)/bench/history-dump.o $(LIB_SRCS:%.c=$(O)/%.o) $(PROTO_OBJS)
 	$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(O)/bench/history-dump.d

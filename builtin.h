@@ -5,6 +5,7 @@
 int cmd_record(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_daemon(int argc, const char **argv);
+int cmd_data(int argc, const char **argv);
 int cmd_test(int argc, const char **argv);
 
 #endif

@@ -15,6 +15,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "data", cmd_data, "Data file related processing (convert --to-pprof here, the rest the distribution's)" },
 	{ "daemon", cmd_daemon, "Run record sessions in the background, as a service" },
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "script", cmd_script, "Read perf.data and display the trace output" },

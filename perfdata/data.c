@@ -622,6 +622,18 @@ void perf_data__abort(struct perf_data *d)
 	d->tmp = d->path = NULL;
 }
 
+int perf_data__place(struct perf_data *d, const char *path)
+{
+	int err = place_file(d, path);
+
+	if (!err) {
+		free(d->tmp);
+		d->tmp = NULL;	/* it has its name now: abort must not unlink it */
+	}
+	perf_data__abort(d);
+	return err;
+}
+
 int perf_data__rename(struct perf_data *d, const char *path)
 {
 	char *p = strdup(path);

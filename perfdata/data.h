@@ -58,6 +58,10 @@ int perf_data__create(struct perf_data *d, const char *path, const struct evlist
  * perf_data__create_ahead(): a dump's name is known only at its trigger,
  * its file can be made before. 0 or -errno; perf_data__abort() frees it. */
 int perf_data__open_ahead(struct perf_data *d, const char *path);
+/* A file opened ahead, filled by the caller with what it likes (another
+ * format: a converted profile), given the name path, which it never
+ * replaces (-EEXIST). The file is closed either way, and gone on error. */
+int perf_data__place(struct perf_data *d, const char *path);
 /* Faults the first bytes of a file opened ahead into the page cache, a
  * chunk at a time until *stop (read atomically: another thread sets it),
  * and allocates them on the disk. A write into a new file pays for each

@@ -53,6 +53,8 @@ static int script__sample(struct script *s, const struct perf_event_header *h)
 	if (smp.evsel->attr.type == PERF_TYPE_SOFTWARE &&
 	    smp.evsel->attr.config == PERF_COUNT_SW_DUMMY)
 		return 0;
+	if (s->conv)
+		return pprof_convert__sample(s, &smp);
 	if (smp.evsel->attr.sample_type & PERF_SAMPLE_READ)
 		return script__print_read_sample(s, &smp);
 	script__print_sample(s, &smp);

@@ -197,9 +197,7 @@ static void print_sym(struct script *s, const struct sample *smp, u32 cpumode, u
 	put_addr_loc(s, l, &al);
 }
 
-/* A callchain's context marker: whose addresses follow (guests' are not
- * resolved). 0 for a marker of no known context. */
-static int chain_context(u64 ip, u32 *cpumode)
+int script__chain_context(u64 ip, u32 *cpumode)
 {
 	u32 mode;
 
@@ -230,7 +228,7 @@ static void print_chain(struct script *s, const struct sample *smp, struct line 
 
 		if (ip < PERF_CONTEXT_MAX)
 			shown++;
-		else if (!chain_context(ip, NULL))
+		else if (!script__chain_context(ip, NULL))
 			return;
 	}
 	for (u64 i = 0; i < end; i++) {
@@ -238,7 +236,7 @@ static void print_chain(struct script *s, const struct sample *smp, struct line 
 		struct addr_loc al;
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			chain_context(ip, &cpumode);
+			script__chain_context(ip, &cpumode);
 			continue;
 		}
 		line__putc(l, '\t');

@@ -45,8 +45,11 @@ enum output_type {
 #define F_(f) (1ULL << (FIELD_##f))
 #define HAS(s, f) ((s)->cur & (1ULL << (f)))
 
+struct pprof_convert;
+
 struct script {
 	const struct script_opts *o;
+	const char *who;	/* the command, opening its messages */
 	FILE *out;
 	struct perf_reader reader;
 	struct comm_map *comms;
@@ -70,7 +73,19 @@ struct script {
 	u64 cur;		/* shows[] of the sample being printed: HAS() */
 	struct script_filter comm_filter, pid_filter, tid_filter, cpu_filter;
 	struct time_filter time_filter;	/* --time */
+	/* perf data convert --to-pprof: each sample goes into a profile,
+	 * nothing is printed (pprof-convert.c) */
+	struct pprof_convert *conv;
 };
+
+/* script.c */
+/* The records of s->o->input in time order, each printed (or, with
+ * s->conv, converted) or taken in: 0 or -errno, said on s->o->msg.
+ * script__exit() frees what it took, whatever it returned. */
+int script__read(struct script *s);
+void script__exit(struct script *s);
+/* No -i: standard input when it is a pipe, else perf.data. */
+const char *script__default_input(void);
 
 
 /* fields.c */
@@ -116,6 +131,13 @@ void script__print_sample(struct script *s, const struct sample *smp);
 void script__print_mmap(struct script *s, const struct perf_event_header *h);
 /* A READ sample: each count that grew, as a sample of its event. 0 or -ENOMEM. */
 int script__print_read_sample(struct script *s, const struct sample *smp);
+
+/* A callchain's context marker: whose addresses follow, in *cpumode
+ * (guests' are not resolved). 0 for a marker of no known context. */
+int script__chain_context(u64 ip, u32 *cpumode);
+
+/* pprof-convert.c: a sample into the profile. 0 or -ENOMEM. */
+int pprof_convert__sample(struct script *s, const struct sample *smp);
 
 /* events.c: one record, in time order. 0, -EINVAL (s->bad says why),
  * -ENOENT (s->bad_id names no event) or -ENOMEM. */

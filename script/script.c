@@ -288,7 +288,7 @@ static void queue__say_skipped(const struct queue *qu, const struct script *s)
 					(unsigned long long)qu->aux_bytes);
 	}
 	if (len)
-		fprintf(s->o->msg, "perf script: %s: records not decoded, skipped: %s\n",
+		fprintf(s->o->msg, "%s: %s: records not decoded, skipped: %s\n", s->who,
 			s->o->input, line);
 }
 
@@ -317,13 +317,13 @@ static void report_bad_record(struct script *s, const struct perf_event_header *
 	const char *file = where_file(s, at, buf, sizeof(buf));
 
 	if (rc == -ENOENT)
-		fprintf(s->o->msg, "perf script: %s: %s record at offset %#llx has id %llu, which no event has\n",
-			file, event__type_name(h->type), off, (unsigned long long)s->bad_id);
+		fprintf(s->o->msg, "%s: %s: %s record at offset %#llx has id %llu, which no event has\n",
+			s->who, file, event__type_name(h->type), off, (unsigned long long)s->bad_id);
 	else if (rc == -EINVAL)
-		fprintf(s->o->msg, "perf script: %s: malformed %s record at offset %#llx: %s\n",
-			file, event__type_name(h->type), off, s->bad ? s->bad : "bad layout");
+		fprintf(s->o->msg, "%s: %s: malformed %s record at offset %#llx: %s\n",
+			s->who, file, event__type_name(h->type), off, s->bad ? s->bad : "bad layout");
 	else
-		fprintf(s->o->msg, "perf script: %s: %s\n", file, strerror(-rc));
+		fprintf(s->o->msg, "%s: %s: %s\n", s->who, file, strerror(-rc));
 }
 
 /* The maps -F sym,dso look in, for the kernel the file's build id says. */
@@ -351,18 +351,20 @@ static int script__setup(struct script *s)
 	int rc = reader__open(&s->reader, o->input, err, sizeof(err));
 
 	if (rc) {
-		fprintf(o->msg, "perf script: %s\n", err);
+		fprintf(o->msg, "%s: %s\n", s->who, err);
 		return rc;
 	}
-	rc = script__setup_fields(s);
+	/* a conversion resolves every address and prints no field */
+	rc = s->conv ? 0 : script__setup_fields(s);
 	if (rc)
 		return rc;
+	s->symbols |= !!s->conv;
 	s->comms = comm_map__new();
 	s->raw = calloc(1, RAW_ROOM);
 	if ((s->symbols &&
 	     (!(s->dsos = dsos__new(o->buildid_dir)) || script__machine_init(s))) ||
 	    !s->comms || !s->raw) {
-		fprintf(o->msg, "perf script: %s\n", strerror(ENOMEM));
+		fprintf(o->msg, "%s: %s\n", s->who, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	return 0;
@@ -376,7 +378,8 @@ static int script__process_all(struct script *s, struct queue *qu)
 	char err[512];
 	int rc;
 
-	warn_undecodable(s);
+	if (!s->conv)	/* no trace field is converted */
+		warn_undecodable(s);
 	rc = reader__for_each(&s->reader, collect_record, qu, err, sizeof(err));
 	if (!rc)
 		rc = queue__flush(qu, ~0ULL);
@@ -387,13 +390,12 @@ static int script__process_all(struct script *s, struct queue *qu)
 			 reader__part_name(&s->reader, (int)(qu->bad_off >> WHERE_PART_SHIFT)),
 			 s->reader.dfd < 0 ? "" : ": ", qu->bad_off & WHERE_OFF_MASK, qu->bad_type);
 	if (rc && !qu->failed)
-		fprintf(o->msg, "perf script: %s: %s\n", o->input,
+		fprintf(o->msg, "%s: %s: %s\n", s->who, o->input,
 			rc == -EINVAL || rc == -EBADMSG ? err : strerror(-rc));
 	return rc;
 }
 
-/* Frees what a run took, set up or not. */
-static void script__exit(struct script *s)
+void script__exit(struct script *s)
 {
 	trace_seq_destroy(&s->seq);
 	free(s->raw);
@@ -410,27 +412,35 @@ static void script__exit(struct script *s)
 
 /* No -i: standard input when it is a pipe (perf record -o - | perf
  * script), as the stock perf reads, else perf.data. */
-static const char *script__default_input(void)
+const char *script__default_input(void)
 {
 	struct stat st;
 
 	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 }
 
+int script__read(struct script *s)
+{
+	struct queue qu = { .s = s };
+	int rc;
+
+	trace_seq_init(&s->seq);
+	rc = script__setup(s);
+	if (!rc && (s->conv || !header_print__script(&s->reader, s->o)))
+		rc = script__process_all(s, &qu);
+	queue__exit(&qu);
+	return rc;
+}
+
 int script__run(const struct script_opts *opts)
 {
 	struct script_opts o = *opts;
-	struct script s = { .o = &o, .out = o.out };
-	struct queue qu = { .s = &s };
+	struct script s = { .o = &o, .out = o.out, .who = "perf script" };
 	int rc;
 
 	if (!o.input)
 		o.input = script__default_input();
-	trace_seq_init(&s.seq);
-	rc = script__setup(&s);
-	if (!rc && !header_print__script(&s.reader, &o))
-		rc = script__process_all(&s, &qu);
-	queue__exit(&qu);
+	rc = script__read(&s);
 	script__exit(&s);
 	return rc;
 }

@@ -25,6 +25,13 @@ for metric in "ms, tracepoint, 1MB rings" "dump MB, tracepoint, 1MB rings" \
 		grep -F "| $metric |" "$md" | grep -q "| $v | [0-9]" || fail "no number in '$metric' for $v"
 	done
 done
+# perf data convert --to-pprof against perf script piped to a fold
+for metric in "seconds: convert --to-pprof (this), stock perf script piped to a fold (stock)" \
+	      "peak RSS MB: convert --to-pprof (this), stock perf script piped to a fold (stock)"; do
+	for v in stock this; do
+		grep -F "| $metric |" "$md" | grep -q "| $v | [0-9]" || fail "no number in '$metric' for $v"
+	done
+done
 # --history against the stock's normal record (cost) and --overwrite (reach)
 for metric in "recorder CPU s per GB (this: --history=64M; stock: normal record)" \
 	      "cpu-clock s of history per MiB of recorder memory" \
