@@ -91,6 +91,27 @@ done
 for v in bare stock-normal this-normal stock-overwrite this-overwrite; do
 	grep -q "| workload seconds | $v | [0-9]" "$md" || fail "scenario 1: no number for $v"
 done
+# the BPF scenarios: the off-CPU program's cost beside the stock's
+# sched_switch tracepoint (14), kernel triggers (15: none false, none
+# missed, a latency), reach with --off-cpu (16)
+for v in bare stock this; do
+	grep -F "| 14 off-CPU cost | sched pipe usecs/op | $v | " "$md" | grep -q "| $v | [0-9]" ||
+		fail "no number in 14's usecs/op for $v"
+done
+for kind in syscall offcpu; do
+	for metric in "false triggers (fired beyond the spans over 20 ms)" "missed (spans over 20 ms that fired none)"; do
+		grep -F "| 15 kernel triggers | $kind: $metric | this | 0 " "$md" >/dev/null ||
+			fail "15 $kind: '$metric' is not 0: $(grep -F "$kind: $metric" "$md")"
+	done
+	grep -F "| 15 kernel triggers | $kind: ms from the span's end to the dump's cut, median | this | " "$md" |
+		grep -q '| this | [0-9]' || fail "no trigger latency for $kind"
+done
+for v in this this-offcpu; do
+	grep -F "| 16 reach with --off-cpu | cpu-clock s of history per MiB of rings | $v | " "$md" |
+		grep -q "| $v | [0-9]" || fail "no number in 16's reach for $v"
+done
+grep -F "| 16 reach with --off-cpu | offcpu-time s of history in the dump | this-offcpu | " "$md" |
+	grep -q '| this-offcpu | [0-9]' || fail "no offcpu-time history in 16"
 # every row has a number or says why not
 grep '^| [0-9]' "$md" | grep -v '| [0-9.e+-]* ([0-9.e+-]*-[0-9.e+-]*) |' | grep -v 'cannot run here' |
 	head -1 | grep -q . && fail "a row without a number: $(grep '^| [0-9]' "$md" | grep -v '([0-9.e+-]*-' | head -1)"
