@@ -36,6 +36,14 @@ struct scan_arg {
 	int ring;		/* the index of the ring being drained */
 	int err;
 	u64 stop_pos;		/* -EAGAIN: the record the sink could not take yet */
+	struct buf cuts;	/* the ring's over-sized records, for the file: each
+				 * a struct cut then its trimmed copy */
+};
+
+/* A record the file gets trimmed: where it is in the ring, its size there. */
+struct cut {
+	u64 pos;
+	u64 size;
 };
 
 
@@ -53,20 +61,39 @@ static int pending__add(struct drain_sink *sink, const struct perf_event_header 
 	return b->err;
 }
 
+/* A KSYMBOL or BPF_EVENT record, made whole in the ring's scratch and
+ * trimmed to its true size (util/event.h): every copy of it is taken from
+ * there, and the file gets it in its place when it was over-sized. NULL
+ * without memory for that. */
+static const struct perf_event_header *drain__trim(struct scan_arg *a, const struct mmap *m,
+						   u64 pos, const struct perf_event_header *h)
+{
+	struct perf_event_header *rec = m->scratch;
+	struct cut cut = { pos, h->size };
+
+	mmap__copy(m, pos, rec, h->size);
+	if (!event__trim(rec, a->sink->id_sample_type) || !a->sink->data)
+		return rec;
+	buf__add(&a->cuts, &cut, sizeof(cut));
+	buf__add(&a->cuts, rec, rec->size);
+	return a->cuts.err ? NULL : rec;
+}
+
 /* Copies a record out of the ring where the sink wants it; one that wraps
  * around the end is made whole in the ring's scratch (records reach 64K).
- * time: a sample's, read once by the caller. */
+ * rec: h, or its copy drain__trim() made. time: a sample's, read once by
+ * the caller. */
 static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
-		       const struct perf_event_header *h, u64 time)
+		       const struct perf_event_header *h, const struct perf_event_header *rec,
+		       u64 time)
 {
 	struct drain_sink *sink = a->sink;
-	const struct perf_event_header *rec = h;
 	int tracking = tracking__wants(h->type);
 	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf;
 
 	if (tracking ? !sink->tracking && !bpf : !sink->pending && !sink->history && !sink->trigger)
 		return 0;
-	if ((pos & m->mask) + h->size > m->mask + 1) {
+	if (rec == h && (pos & m->mask) + h->size > m->mask + 1) {
 		mmap__copy(m, pos, m->scratch, h->size);
 		rec = m->scratch;
 	}
@@ -99,8 +126,9 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 		       void *arg)
 {
 	struct scan_arg *a = arg;
+	const struct perf_event_header *rec = h;
 	u64 time = 0;
-	int err;
+	int err = 0;
 
 	if (h->type == PERF_RECORD_SAMPLE && (a->sink->id_sample_type & PERF_SAMPLE_TIME)) {
 		size_t off = sample__time_offset(a->sink->id_sample_type);
@@ -108,7 +136,9 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 		if (h->size >= off + sizeof(time))
 			mmap__copy(m, pos + off, &time, sizeof(time));
 	}
-	err = sink_record(a, m, pos, h, time);
+	if (h->type == PERF_RECORD_KSYMBOL || h->type == PERF_RECORD_BPF_EVENT)
+		rec = drain__trim(a, m, pos, h);
+	err = rec ? sink_record(a, m, pos, h, rec, time) : -ENOMEM;
 	if (err) {
 		a->stop_pos = pos;
 		return a->err = err;
@@ -178,13 +208,43 @@ static void drain__feed_hits(struct drain_sink *sink, struct iovec *iov, int n)
 	pthread_mutex_unlock(sink->hits_lock);
 }
 
+/* Writes the ring's records [start, end) to the file straight from the
+ * ring pages, but for the over-sized ones that cuts lists: their trimmed
+ * copies take their place. Each write holds whole records, as the
+ * build-id model reads them. 0 or -errno. */
+static int drain__write(struct drain_sink *sink, const struct mmap *m, u64 start, u64 end,
+			const struct buf *cuts)
+{
+	for (size_t off = 0;;) {
+		const struct cut *c = (const void *)(cuts->p + off);
+		const struct perf_event_header *rec = (const void *)(c + 1);
+		struct iovec iov[3];
+		int n, err;
+
+		/* cuts past end: records the history could not take yet */
+		if (off >= cuts->len || c->pos >= end)
+			c = NULL;
+		n = mmap__span_iov(m, start, c ? c->pos : end, iov);
+		if (c)
+			iov[n++] = (struct iovec){ (void *)rec, rec->size };
+		err = n ? perf_data__write_ring(sink->data, iov, n) : 0;
+		if (err)
+			return err;
+		drain__feed_hits(sink, iov, n);
+		if (!c)
+			return 0;
+		start = c->pos + c->size;
+		off += sizeof(*c) + rec->size;
+	}
+}
+
 s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			  struct record_stats *st)
 {
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(round)
 	};
-	struct scan_arg arg = { st, sink, evlist, 0, 0, 0 };
+	struct scan_arg arg = { .st = st, .sink = sink, .evlist = evlist };
 	struct perf_data *d = sink->data;
 	/* the same for the whole run, asked once a drain, not twice a ring */
 	int names_lost = drain__names_lost(evlist, sink);
@@ -201,9 +261,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		int c = lo + (((sink->first_ring - lo) % (hi - lo)) + (hi - lo) + k) % (hi - lo);
 		struct mmap *m = &evlist->fwd[c];
 		struct record_stats before;
-		struct iovec iov[2];
 		u64 head, start;
-		int n;
 
 		if (!m->pc)
 			continue;
@@ -215,11 +273,14 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			tracking__ring_full(sink->tracking);
 		before = *st;
 		arg.ring = c;
+		arg.cuts.len = 0;
 		/* the kernel never publishes a partial record, so a bad size
 		 * here means a corrupt ring: stop before it rather than write it */
 		if (mmap__for_each(m, start, head, scan_record, &arg)) {
-			if (arg.err != -EAGAIN)
+			if (arg.err != -EAGAIN) {
+				buf__release(&arg.cuts);
 				return arg.err ? arg.err : -EIO;
+			}
 			/* the history is behind: the rest waits in the ring */
 			head = arg.stop_pos;
 			sink->behind = 1;
@@ -227,15 +288,12 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		}
 		if (names_lost)
 			tracking__lost(sink->tracking, st->lost - before.lost);
-		if (d) {
-			n = mmap__span_iov(m, start, head, iov);
-			err = perf_data__write_ring(d, iov, n);
-			if (err) {
-				/* what did not reach the file is not counted in it */
-				*st = before;
-				return err;
-			}
-			drain__feed_hits(sink, iov, n);
+		err = d ? drain__write(sink, m, start, head, &arg.cuts) : 0;
+		if (err) {
+			/* what did not reach the file is not counted in it */
+			*st = before;
+			buf__release(&arg.cuts);
+			return err;
 		}
 		mmap__write_tail(m, head);
 		m->tail = head;
@@ -243,6 +301,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		if (sink->behind)
 			break;
 	}
+	buf__release(&arg.cuts);
 	if (names_lost)
 		drain__rename(sink);
 	if (written && d && !sink->no_round) {
