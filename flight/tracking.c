@@ -36,9 +36,14 @@ int tracking__wants(u32 type)
 
 int tracking__add(struct tracking *t, const struct perf_event_header *h)
 {
-	buf__add(&t->log, h, h->size);
+	/* a KSYMBOL or BPF_EVENT the kernel over-sized is kept trimmed
+	 * (util/event.h): dumps write the log as it is */
+	u16 size = event__real_size(h, t->id_sample_type);
+
+	buf__add(&t->log, h, size);
 	if (t->log.err)
 		return t->log.err;
+	((struct perf_event_header *)(t->log.p + t->log.len - size))->size = size;
 	t->nr_records++;
 	if (t->held)
 		held_files__see(t->held, h);

@@ -37,7 +37,8 @@ void tracking__init(struct tracking *t, u64 cap, u64 id_sample_type);
 void tracking__exit(struct tracking *t);
 /* Is this a record type the log keeps? */
 int tracking__wants(u32 type);
-/* Appends a copy of one record (h->size bytes, contiguous). 0 or -ENOMEM. */
+/* Appends a copy of one record (h->size bytes, contiguous; a KSYMBOL or
+ * BPF_EVENT the kernel over-sized, trimmed: event__trim()). 0 or -ENOMEM. */
 int tracking__add(struct tracking *t, const struct perf_event_header *h);
 /* The kernel dropped n tracking records (a forward ring was full). */
 static inline void tracking__lost(struct tracking *t, u64 n)

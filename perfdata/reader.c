@@ -948,27 +948,8 @@ int reader__parse_sample(const struct perf_reader *r, const struct perf_event_he
 	return 0;
 }
 
-/* Where a KSYMBOL or BPF_EVENT record's body ends, in bytes from its
- * header; 0 for other records or a body that does not say. The kernel
- * over-sizes these two: serving several events, it adds each one's trailer
- * size to the same header in turn, so a record's size also counts the
- * trailers of the events served before its own, bytes the ring held
- * before (a stale sample, its ids real). Its trailer follows the body. */
-static size_t record__body_end(const struct perf_event_header *h)
-{
-	/* BPF_EVENT's type, flags, id and tag; KSYMBOL's addr, len, type, flags */
-	size_t fixed = sizeof(*h) + 16, len;
-
-	if (h->type == PERF_RECORD_BPF_EVENT)
-		return h->size >= fixed ? fixed : 0;
-	if (h->type != PERF_RECORD_KSYMBOL || h->size <= fixed)
-		return 0;
-	len = strnlen((const char *)h + fixed, h->size - fixed);
-	/* the name, its NUL, padded to u64s */
-	return len < h->size - fixed ? fixed + ALIGN_UP(len + 1, 8) : 0;
-}
-
-/* The trailer that starts at body: the event whose trailer, put there,
+/* The trailer that starts at body (a KSYMBOL or BPF_EVENT the kernel may
+ * have over-sized: util/event.h): the event whose trailer, put there,
  * holds an id of its own (or 0 for the first, as perf's synthesized
  * records have). 0, or -ENOENT when no event's does. */
 static int reader__parse_id_after(const struct perf_reader *r, const struct perf_event_header *h,
@@ -993,7 +974,7 @@ int reader__parse_id(const struct perf_reader *r, const struct perf_event_header
 		     struct sample_id *sid, const struct reader_evsel **evsel)
 {
 	const struct reader_evsel *e = &r->evsels[0];
-	size_t body = record__body_end(h);
+	size_t body = event__body_end(h);
 
 	memset(sid, 0, sizeof(*sid));
 	*evsel = e;
@@ -1015,7 +996,8 @@ int reader__parse_id(const struct perf_reader *r, const struct perf_event_header
 		}
 		*evsel = e;
 	}
-	if (event__parse_id(h, e->id_type, sid))
+	/* at the record's end: no event's trailer followed a body */
+	if (event__parse_id_before(h, h->size, e->id_type, sid))
 		return -EINVAL;
 	return __builtin_popcountll(e->id_type) * sizeof(u64);
 }

@@ -37,8 +37,16 @@ struct scan_arg {
 	int ring;		/* the index of the ring being drained */
 	int err;
 	u64 stop_pos;		/* -EAGAIN: the record the sink could not take yet */
-	u64 written_to;		/* --off-cpu: the ring's bytes up to here are in the file */
 	u64 rewritten[OFF_CPU_RECORD_MAX / 8];	/* --off-cpu: the record rewritten */
+	struct buf cuts;	/* the ring's records the file gets another form of
+				 * (trimmed, rewritten): each a struct cut then the copy */
+};
+
+/* A record the file gets in another form: where it is in the ring, its
+ * size there. */
+struct cut {
+	u64 pos;
+	u64 size;
 };
 
 
@@ -56,21 +64,78 @@ static int pending__add(struct drain_sink *sink, const struct perf_event_header 
 	return b->err;
 }
 
-/* Copies a record out of the ring where the sink wants it; one that wraps
- * around the end is made whole in the ring's scratch (records reach 64K).
- * time: a sample's, read once by the caller. */
-static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
-		       const struct perf_event_header *h, u64 time)
+/* The file gets rec in the place of the ring's record at pos (size bytes
+ * there): noted in a->cuts for drain__write(). 0 or -ENOMEM. */
+static int drain__cut(struct scan_arg *a, u64 pos, u64 size, const struct perf_event_header *rec)
+{
+	struct cut cut = { pos, size };
+
+	if (!a->sink->data)
+		return 0;
+	buf__add(&a->cuts, &cut, sizeof(cut));
+	buf__add(&a->cuts, rec, rec->size);
+	return a->cuts.err ? -ENOMEM : 0;
+}
+
+/* A KSYMBOL or BPF_EVENT record, made whole in the ring's scratch and
+ * trimmed to its true size (util/event.h): every copy of it is taken from
+ * there, and the file gets it in its place when it was over-sized. NULL
+ * without memory for that. */
+static const struct perf_event_header *drain__trim(struct scan_arg *a, const struct mmap *m,
+						   u64 pos, const struct perf_event_header *h)
+{
+	struct perf_event_header *rec = m->scratch;
+
+	mmap__copy(m, pos, rec, h->size);
+	if (!event__trim(rec, a->sink->id_sample_type))
+		return rec;
+	return drain__cut(a, pos, h->size, rec) ? NULL : rec;
+}
+
+/* --off-cpu: a sample of its bpf-output event, rewritten into a->rewritten
+ * (bpf/off-cpu.h), which every copy of it is taken from and the file gets
+ * in its place; h for any other record. NULL without memory. */
+static const struct perf_event_header *drain__off_cpu(struct scan_arg *a, const struct mmap *m,
+						      u64 pos, const struct perf_event_header *h)
 {
 	struct drain_sink *sink = a->sink;
 	const struct perf_event_header *rec = h;
+	ssize_t len;
+	u64 id;
+
+	if (!sink->off_cpu || h->type != PERF_RECORD_SAMPLE)
+		return h;
+	mmap__copy(m, pos + sizeof(*h), &id, sizeof(id));	/* IDENTIFIER comes first */
+	if (evlist__id2evsel(a->evlist, id) != sink->off_cpu)
+		return h;
+	if ((pos & m->mask) + h->size > m->mask + 1) {
+		mmap__copy(m, pos, m->scratch, h->size);
+		rec = m->scratch;
+	}
+	len = off_cpu__rewrite(sink->off_cpu_in, sink->off_cpu_out, rec, a->rewritten,
+			       sizeof(a->rewritten));
+	if (len < 0)
+		return h;	/* not an off-CPU record: kept as it is */
+	rec = (const void *)a->rewritten;
+	return drain__cut(a, pos, h->size, rec) ? NULL : rec;
+}
+
+/* Copies a record out of the ring where the sink wants it; one that wraps
+ * around the end is made whole in the ring's scratch (records reach 64K).
+ * rec: h, or the copy the file gets instead (drain__trim(),
+ * drain__off_cpu()). time: a sample's, read once by the caller. */
+static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
+		       const struct perf_event_header *h, const struct perf_event_header *rec,
+		       u64 time)
+{
+	struct drain_sink *sink = a->sink;
 	int tracking = tracking__wants(h->type);
 	int bpf = h->type == PERF_RECORD_BPF_EVENT && sink->bpf;
 
 	if (tracking ? !sink->tracking && !bpf :
 	    !sink->pending && !sink->history && !sink->trigger && !sink->when)
 		return 0;
-	if ((pos & m->mask) + h->size > m->mask + 1) {
+	if (rec == h && (pos & m->mask) + h->size > m->mask + 1) {
 		mmap__copy(m, pos, m->scratch, h->size);
 		rec = m->scratch;
 	}
@@ -98,8 +163,6 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 			sink->when_time = sink->when_time ? sink->when_time : time;
 		}
 	}
-	if (a->rewritten[0])
-		rec = (const void *)a->rewritten;
 	if (tracking)
 		return tracking__add(sink->tracking, rec);
 	if (sink->history)
@@ -108,61 +171,13 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 	return sink->pending ? pending__add(sink, rec) : 0;
 }
 
-static void drain__feed_hits(struct drain_sink *sink, struct iovec *iov, int n);
-
-/* --off-cpu: a sample of its bpf-output event is rewritten into
- * a->rewritten (a->rewritten[0] stays 0 for any other record); in the file
- * it takes the place of the original, the ring's bytes before it written
- * first. 0 or -errno. */
-static int off_cpu_record(struct scan_arg *a, const struct mmap *m, u64 pos,
-			  const struct perf_event_header *h)
-{
-	struct drain_sink *sink = a->sink;
-	const struct perf_event_header *rec = h;
-	struct iovec iov[2];
-	ssize_t len;
-	u64 id;
-	int err, n;
-
-	a->rewritten[0] = 0;
-	if (!sink->off_cpu || h->type != PERF_RECORD_SAMPLE)
-		return 0;
-	mmap__copy(m, pos + sizeof(*h), &id, sizeof(id));	/* IDENTIFIER comes first */
-	if (evlist__id2evsel(a->evlist, id) != sink->off_cpu)
-		return 0;
-	if ((pos & m->mask) + h->size > m->mask + 1) {
-		mmap__copy(m, pos, m->scratch, h->size);
-		rec = m->scratch;
-	}
-	len = off_cpu__rewrite(sink->off_cpu_in, sink->off_cpu_out, rec, a->rewritten,
-			       sizeof(a->rewritten));
-	if (len < 0) {
-		a->rewritten[0] = 0;	/* not an off-CPU record: kept as it is */
-		return 0;
-	}
-	if (!sink->data)
-		return 0;
-	n = mmap__span_iov(m, a->written_to, pos, iov);
-	err = perf_data__write_ring(sink->data, iov, n);
-	if (!err) {
-		drain__feed_hits(sink, iov, n);
-		err = perf_data__write(sink->data, a->rewritten, len);
-	}
-	a->written_to = pos + h->size;
-	return err;
-}
-
 static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_header *h,
 		       void *arg)
 {
 	struct scan_arg *a = arg;
+	const struct perf_event_header *rec = h;
 	u64 time = 0;
-	int err = off_cpu_record(a, m, pos, h);
-
-	if (err) {
-		a->stop_pos = pos;
-		return a->err = err;
-	}
+	int err = 0;
 
 	if (h->type == PERF_RECORD_SAMPLE && (a->sink->id_sample_type & PERF_SAMPLE_TIME)) {
 		size_t off = sample__time_offset(a->sink->id_sample_type);
@@ -170,7 +185,11 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 		if (h->size >= off + sizeof(time))
 			mmap__copy(m, pos + off, &time, sizeof(time));
 	}
-	err = sink_record(a, m, pos, h, time);
+	if (h->type == PERF_RECORD_KSYMBOL || h->type == PERF_RECORD_BPF_EVENT)
+		rec = drain__trim(a, m, pos, h);
+	else
+		rec = drain__off_cpu(a, m, pos, h);
+	err = rec ? sink_record(a, m, pos, h, rec, time) : -ENOMEM;
 	if (err) {
 		a->stop_pos = pos;
 		return a->err = err;
@@ -240,6 +259,36 @@ static void drain__feed_hits(struct drain_sink *sink, struct iovec *iov, int n)
 	pthread_mutex_unlock(sink->hits_lock);
 }
 
+/* Writes the ring's records [start, end) to the file straight from the
+ * ring pages, but for those cuts lists (over-sized, rewritten): their
+ * copies take their place. Each write holds whole records, as the
+ * build-id model reads them. 0 or -errno. */
+static int drain__write(struct drain_sink *sink, const struct mmap *m, u64 start, u64 end,
+			const struct buf *cuts)
+{
+	for (size_t off = 0;;) {
+		const struct cut *c = (const void *)(cuts->p + off);
+		const struct perf_event_header *rec = (const void *)(c + 1);
+		struct iovec iov[3];
+		int n, err;
+
+		/* cuts past end: records the history could not take yet */
+		if (off >= cuts->len || c->pos >= end)
+			c = NULL;
+		n = mmap__span_iov(m, start, c ? c->pos : end, iov);
+		if (c)
+			iov[n++] = (struct iovec){ (void *)rec, rec->size };
+		err = n ? perf_data__write_ring(sink->data, iov, n) : 0;
+		if (err)
+			return err;
+		drain__feed_hits(sink, iov, n);
+		if (!c)
+			return 0;
+		start = c->pos + c->size;
+		off += sizeof(*c) + rec->size;
+	}
+}
+
 s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			  struct record_stats *st)
 {
@@ -263,9 +312,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		int c = lo + (((sink->first_ring - lo) % (hi - lo)) + (hi - lo) + k) % (hi - lo);
 		struct mmap *m = &evlist->fwd[c];
 		struct record_stats before;
-		struct iovec iov[2];
 		u64 head, start;
-		int n;
 
 		if (!m->pc)
 			continue;
@@ -277,12 +324,14 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 			tracking__ring_full(sink->tracking);
 		before = *st;
 		arg.ring = c;
-		arg.written_to = start;
+		arg.cuts.len = 0;
 		/* the kernel never publishes a partial record, so a bad size
 		 * here means a corrupt ring: stop before it rather than write it */
 		if (mmap__for_each(m, start, head, scan_record, &arg)) {
-			if (arg.err != -EAGAIN)
+			if (arg.err != -EAGAIN) {
+				buf__release(&arg.cuts);
 				return arg.err ? arg.err : -EIO;
+			}
 			/* the history is behind: the rest waits in the ring */
 			head = arg.stop_pos;
 			sink->behind = 1;
@@ -290,15 +339,12 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		}
 		if (names_lost)
 			tracking__lost(sink->tracking, st->lost - before.lost);
-		if (d) {
-			n = mmap__span_iov(m, arg.written_to, head, iov);
-			err = perf_data__write_ring(d, iov, n);
-			if (err) {
-				/* what did not reach the file is not counted in it */
-				*st = before;
-				return err;
-			}
-			drain__feed_hits(sink, iov, n);
+		err = d ? drain__write(sink, m, start, head, &arg.cuts) : 0;
+		if (err) {
+			/* what did not reach the file is not counted in it */
+			*st = before;
+			buf__release(&arg.cuts);
+			return err;
 		}
 		mmap__write_tail(m, head);
 		m->tail = head;
@@ -306,6 +352,7 @@ s64 drain__forward(struct evlist *evlist, struct drain_sink *sink,
 		if (sink->behind)
 			break;
 	}
+	buf__release(&arg.cuts);
 	if (names_lost)
 		drain__rename(sink);
 	if (written && d && !sink->no_round) {

@@ -563,6 +563,31 @@ static int from_assembler(Dwarf_Die *cu)
 	return producer && !strncmp(producer, "GNU AS", 6);
 }
 
+/* The function the assembler's DWARF gives vaddr, as addr2line (libbfd)
+ * picks it: gas writes a DW_TAG_subprogram for each function symbol, the
+ * aliases of one function (munmap, __munmap, __GI_munmap...) with the
+ * same range, and of those covering vaddr the smallest range wins, a tie
+ * going to the one written last. NULL if none covers it. */
+static char *asm_function(Dwarf_Die *cu, u64 vaddr)
+{
+	Dwarf_Die die, best;
+	Dwarf_Addr lo, hi;
+	u64 best_len = UINT64_MAX;
+	int found = 0;
+
+	if (dwarf_child(cu, &die))
+		return NULL;
+	do {
+		if (dwarf_tag(&die) != DW_TAG_subprogram || dwarf_lowpc(&die, &lo) ||
+		    dwarf_highpc(&die, &hi) || vaddr < lo || vaddr >= hi || hi - lo > best_len)
+			continue;
+		best = die;
+		best_len = hi - lo;
+		found = 1;
+	} while (!dwarf_siblingof(&die, &die));
+	return found ? die_name(&best) : NULL;
+}
+
 /* The functions at vaddr of dw, innermost first up to the one holding
  * them; none where no line is known (addr2line's "??:0"). NULL without
  * memory. */
@@ -577,8 +602,8 @@ static struct inlines *inlines__new(Elf *elf, Dwarf *dw, u64 vaddr)
 	/* dwarf_getscopes() goes on from an inlined instance to its abstract
 	 * definition's scopes; the instances it is nested in are the
 	 * innermost scope's parents in the tree */
-	/* the assembler's functions are not addr2line's: it names the
-	 * symbol there */
+	/* the assembler's functions have aliases of the same range, which
+	 * addr2line chooses among otherwise (asm_function()) */
 	n = from_assembler(&cu) ? 0 : dwarf_getscopes(&cu, vaddr, &scopes);
 	if (n > 0) {
 		Dwarf_Die inner = scopes[0];
@@ -600,12 +625,14 @@ static struct inlines *inlines__new(Elf *elf, Dwarf *dw, u64 vaddr)
 			break;
 	}
 	free(scopes);
-	/* a line but no function (assembly): addr2line names the symbol
-	 * there, as libbfd picks it */
+	/* a line but no function (assembly): addr2line names the
+	 * assembler's function there, else the symbol, as libbfd picks them */
 	if (!in->nr) {
 		u64 value;
 
-		in->names[0] = symtab_lookup(elf, vaddr, &value);
+		in->names[0] = from_assembler(&cu) ? asm_function(&cu, vaddr) : NULL;
+		if (!in->names[0])
+			in->names[0] = symtab_lookup(elf, vaddr, &value);
 		in->nr = 1;
 		if (!in->names[0] && !(in->names[0] = strdup("??")))
 			in->nr = 0;

@@ -3,6 +3,7 @@
 #include "util/bpf-sideband.h"
 #include "util/bpf-event.h"
 #include "util/cpumap.h"
+#include "util/event.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -71,12 +72,17 @@ out:
 static int sideband_record(const struct mmap *m, u64 pos, const struct perf_event_header *h,
 			   void *arg)
 {
-	u64 rec[8];	/* a BPF_EVENT without sample_id is 40 bytes */
+	u64 rec[8];	/* a BPF_EVENT without sample_id is 24 bytes */
+	struct perf_event_header *copy = (void *)rec;
 
-	if (h->type != PERF_RECORD_BPF_EVENT || h->size > sizeof(rec))
+	if (h->type != PERF_RECORD_BPF_EVENT)
 		return 0;
-	mmap__copy(m, pos, rec, h->size);
-	bpf_progs__saw(arg, (const struct perf_event_header *)rec);
+	/* over-sized when another recorder's event took it first
+	 * (util/event.h): its body is all there is to read */
+	mmap__copy(m, pos, rec, MIN(h->size, sizeof(rec)));
+	event__trim(copy, 0);
+	if (copy->size <= sizeof(rec))
+		bpf_progs__saw(arg, copy);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 /* Records this perf builds (with their sample_id trailer) and reads: the
- * trailer's fields, a record's time, its type's name. */
+ * trailer's fields, a record's time, its type's name, and the size the
+ * kernel should have given a KSYMBOL or BPF_EVENT record. */
 #include "util/event.h"
 
 #include <errno.h>
@@ -42,9 +43,45 @@ size_t event__end(struct buf *b, size_t start, u64 sample_type, const struct sam
 	return size;
 }
 
+size_t event__id_size(u64 sample_type)
+{
+	return sizeof(u64) * __builtin_popcountll(sample_type & (PERF_SAMPLE_TID |
+		PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		PERF_SAMPLE_IDENTIFIER));
+}
+
+size_t event__body_end(const struct perf_event_header *h)
+{
+	/* BPF_EVENT's type, flags, id and tag; KSYMBOL's addr, len, type, flags */
+	size_t fixed = sizeof(*h) + 16, len;
+
+	if (h->type == PERF_RECORD_BPF_EVENT)
+		return h->size >= fixed ? fixed : 0;
+	if (h->type != PERF_RECORD_KSYMBOL || h->size <= fixed)
+		return 0;
+	len = strnlen((const char *)h + fixed, h->size - fixed);
+	/* the name, its NUL, padded to u64s */
+	return len < h->size - fixed ? fixed + ALIGN_UP(len + 1, 8) : 0;
+}
+
+u16 event__real_size(const struct perf_event_header *h, u64 sample_type)
+{
+	size_t body = event__body_end(h), size = body + event__id_size(sample_type);
+
+	return body && size < h->size ? size : h->size;
+}
+
+u16 event__trim(struct perf_event_header *h, u64 sample_type)
+{
+	u16 size = event__real_size(h, sample_type), cut = h->size - size;
+
+	h->size = size;
+	return cut;
+}
+
 int event__parse_id(const struct perf_event_header *h, u64 t, struct sample_id *sid)
 {
-	return event__parse_id_before(h, h->size, t, sid);
+	return event__parse_id_before(h, event__real_size(h, t), t, sid);
 }
 
 int event__parse_id_before(const struct perf_event_header *h, size_t end, u64 t,
@@ -84,11 +121,11 @@ int event__set_time(struct perf_event_header *h, u64 t, u64 time)
 	/* TIME is followed by ID, STREAM_ID, CPU and IDENTIFIER, as present */
 	size_t after = !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
 		       !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER);
-	size_t off;
+	size_t off, size = event__real_size(h, t);
 
-	if (!(t & PERF_SAMPLE_TIME) || h->size < sizeof(*h) + (after + 1) * 8)
+	if (!(t & PERF_SAMPLE_TIME) || size < sizeof(*h) + (after + 1) * 8)
 		return -EINVAL;
-	off = h->size - (after + 1) * 8;
+	off = size - (after + 1) * 8;
 	memcpy((char *)h + off, &time, sizeof(time));
 	return 0;
 }

@@ -94,7 +94,30 @@ struct sample_id {
 size_t event__begin(struct buf *b, u32 type, u16 misc);
 size_t event__end(struct buf *b, size_t start, u64 sample_type, const struct sample_id *sid);
 
-/* Parses the sample_id trailer of a non-sample record; 0 or -EINVAL. */
+/* The bytes of a sample_id trailer laid out as sample_type says. */
+size_t event__id_size(u64 sample_type);
+
+/* The kernel over-sizes KSYMBOL and BPF_EVENT records when several events
+ * take them (two recorders at once): serving one event after another, it
+ * adds each one's trailer size to the same header, so a record says it
+ * also holds the trailers of the events served before its own. What it
+ * writes is the body, its own trailer right after, then whatever the ring
+ * held there before. These are the record's true bounds. */
+
+/* Where a KSYMBOL or BPF_EVENT record's body ends, in bytes from its
+ * header; 0 for other records, or a body that does not say where it ends
+ * (reads no further than the name's NUL, for a KSYMBOL). */
+size_t event__body_end(const struct perf_event_header *h);
+/* The size a record should have with a trailer laid out as sample_type
+ * says: a KSYMBOL or BPF_EVENT's body and one trailer, where the record is
+ * longer; h->size for any other record. */
+u16 event__real_size(const struct perf_event_header *h, u64 sample_type);
+/* Sets h->size to event__real_size(): the bytes after it are stale ring
+ * data, to be left out of any copy. Returns the bytes cut off. */
+u16 event__trim(struct perf_event_header *h, u64 sample_type);
+
+/* Parses the sample_id trailer of a non-sample record (a KSYMBOL's or
+ * BPF_EVENT's after its body, see above); 0 or -EINVAL. */
 int event__parse_id(const struct perf_event_header *h, u64 sample_type, struct sample_id *sid);
 /* The same, for a trailer that ends end bytes into the record rather than
  * at its end (end <= h->size; -EINVAL otherwise). */
@@ -102,7 +125,8 @@ int event__parse_id_before(const struct perf_event_header *h, size_t end, u64 sa
 			   struct sample_id *sid);
 
 /* Sets the TIME of a non-sample record's sample_id trailer, laid out as
- * sample_type says. 0, or -EINVAL without TIME or for a record too short. */
+ * sample_type says (placed as event__parse_id() reads it). 0, or -EINVAL
+ * without TIME or for a record too short. */
 int event__set_time(struct perf_event_header *h, u64 sample_type, u64 time);
 
 /* The time of any record this tool's events produce: a sample's TIME field,

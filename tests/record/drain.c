@@ -1,14 +1,20 @@
 /* The forward-ring drain (record/drain.c) on ring images: records up to
- * 64K that wrap the end arrive whole, and the /no-overwrite/ buffer keeps
- * its cap. */
+ * 64K that wrap the end arrive whole, the /no-overwrite/ buffer keeps
+ * its cap, and KSYMBOL/BPF_EVENT records the kernel over-sized reach the
+ * file and the tracking log trimmed. */
 #include "tests/tests.h"
 #include "lib/buf.h"
+#include "util/event.h"
 #include "util/evlist.h"
 #include "flight/history.h"
+#include "flight/tracking.h"
+#include "perfdata/data.h"
 #include "record/record.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define RING_SIZE (64 << 10)
 #define BIG 16384
@@ -249,15 +255,131 @@ out:
 	return ret;
 }
 
+#define TRIM_ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+
+/* A KSYMBOL (or with name NULL a BPF_EVENT) with its trailer for TRIM_ST,
+ * in src with stale u64s after it that its size counts, as the kernel
+ * writes it for a recorder served after another; in want as it should be. */
+static void put_sb(struct buf *src, struct buf *want, const char *name, int stale, u64 time)
+{
+	const struct sample_id sid = { .pid = 3, .tid = 4, .time = time, .id = 9 };
+	struct buf *bufs[] = { want, src };
+
+	for (int i = 0; i < 2; i++) {
+		struct buf *b = bufs[i];
+		size_t start = event__begin(b, name ? PERF_RECORD_KSYMBOL : PERF_RECORD_BPF_EVENT, 0);
+
+		buf__u64(b, 0xffffffffc0001000ULL);
+		buf__u64(b, 0x100);
+		if (name)
+			buf__str0(b, name);
+		event__end(b, start, TRIM_ST, &sid);
+		for (int k = 0; i && k < stale; k++)
+			buf__u64(b, 0x5757575757575757ULL);
+		((struct perf_event_header *)(b->p + start))->size = b->len - start;
+	}
+}
+
+/* A sample of 32 bytes in src and want. */
+static void put_plain(struct buf *src, struct buf *want, u8 seq)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 32 };
+
+	for (int i = 0; i < 2; i++) {
+		struct buf *b = i ? src : want;
+
+		buf__add(b, &h, sizeof(h));
+		for (int k = 0; k < 24; k++)
+			buf__u8(b, seq);
+	}
+}
+
+/* Over-sized KSYMBOL and BPF_EVENT records, one across the ring's end,
+ * one at the span's end, among samples and a KSYMBOL sized right: the
+ * file gets every record in order with those two trimmed, and so does
+ * the tracking log. */
+static int test_drain_trims(struct test_ctx *ctx)
+{
+	struct evlist *l = evlist__new();
+	struct image *img = calloc(1, sizeof(*img));
+	struct tracking trk;
+	struct perf_data d = { .fd = memfd_create("drain-trims", 0) };
+	struct drain_sink sink = { .data = &d, .tracking = &trk, .id_sample_type = TRIM_ST,
+				   .no_round = 1 };
+	struct record_stats st = { 0 };
+	struct buf src = { 0 }, want = { 0 }, got = { 0 };
+	u64 pos = RING_SIZE - 80, n = 0;
+	int ret = TEST_FAIL;
+	s64 w;
+
+	(void)ctx;
+	tracking__init(&trk, 1 << 20, TRIM_ST);
+	TEST_ASSERT(l && img && d.fd >= 0 && (l->fwd = calloc(1, sizeof(*l->fwd))), "set-up");
+	l->nr_mmaps = 1;
+	l->fwd[0] = (struct mmap){ .pc = &img->pc, .data = img->data, .mask = RING_SIZE - 1,
+				   .tail = pos, .scratch = malloc(1 << 16) };
+	put_plain(&src, &want, 1);
+	put_plain(&src, &want, 2);
+	put_sb(&src, &want, "bpf_prog_x_fn", 6, 1000);		/* across the end */
+	put_plain(&src, &want, 3);
+	put_sb(&src, &want, "bpf_prog_y_fn", 0, 1001);
+	put_plain(&src, &want, 4);
+	put_sb(&src, &want, NULL, 5, 1002);			/* the span's last */
+	if (!l->fwd[0].scratch || src.err || want.err)
+		goto out;
+	for (size_t i = 0; i < src.len; i++)
+		img->data[(pos + i) & (RING_SIZE - 1)] = src.p[i];
+	img->pc.data_head = pos + src.len;
+	w = drain__forward(l, &sink, &st);
+	buf__zero(&got, want.len + 64);
+	if (got.err || (n = pread(d.fd, got.p, got.len, 0)) != want.len ||
+	    memcmp(got.p, want.p, want.len) || w != (s64)src.len) {
+		fprintf(stderr, "  FAILED: the file has %llu bytes (%zu wanted, %lld drained)%s\n",
+			(unsigned long long)n, want.len, (long long)w,
+			n == want.len ? ", not those" : "");
+		goto out;
+	}
+	/* the log: the same records but the samples */
+	got.len = 0;
+	for (size_t off = 0; off < want.len; off += ((struct perf_event_header *)(want.p + off))->size)
+		if (((struct perf_event_header *)(want.p + off))->type != PERF_RECORD_SAMPLE)
+			buf__add(&got, want.p + off, ((struct perf_event_header *)(want.p + off))->size);
+	if (got.err || trk.log.len != got.len || memcmp(trk.log.p, got.p, got.len)) {
+		fprintf(stderr, "  FAILED: a tracking log of %zu bytes (%zu wanted)%s\n",
+			trk.log.len, got.len, trk.log.len == got.len ? ", not those" : "");
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	if (l && l->fwd) {
+		free(l->fwd[0].scratch);
+		free(l->fwd);
+		l->fwd = NULL;	/* an image, not a mapping: nothing to munmap */
+		l->nr_mmaps = 0;
+	}
+	tracking__exit(&trk);
+	evlist__delete(l);
+	if (d.fd >= 0)
+		close(d.fd);
+	buf__release(&src);
+	buf__release(&want);
+	buf__release(&got);
+	free(img);
+	return ret;
+}
+
 static int test_drain_all(struct test_ctx *ctx)
 {
 	int ret = test_drain(ctx);
 
+	ret = ret ? ret : test_drain_trims(ctx);
 	return ret ? ret : test_drain_behind_rotates(ctx);
 }
 
 const struct test_suite suite_record_drain = {
 	"record/drain", "Forward-ring drain: 64K records across the end, capped /no-overwrite/ buffer, "
-	"a history that cannot take more yet, and the ring it stopped in first next time",
+	"a history that cannot take more yet, and the ring it stopped in first next time, "
+	"KSYMBOL/BPF_EVENT records the kernel over-sized written trimmed",
 	test_drain_all,
 };

@@ -1,10 +1,9 @@
 #!/bin/bash
-# perf script on KSYMBOL/BPF_EVENT records the kernel over-sized (two recorders at once, BPF programs loaded and unloaded): each read with its own trailer, its time and task, in files of the stock perf and of this perf
+# perf script on KSYMBOL/BPF_EVENT records the kernel over-sized (two recorders at once, BPF programs loaded and unloaded): each read with its own trailer, its time and task, in files of the stock perf and of this perf (which trims them)
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_root "loading BPF programs, system-wide recording"
-LOAD=$(dirname "$(readlink -f "$PERF")")/bpf-load
-[ -x "$LOAD" ] || fail "no $LOAD: make builds it"
+need_bpf_load
 cd "$TMP" || exit 1
 N=12
 
@@ -14,12 +13,7 @@ N=12
 # trailer, the rest whatever its ring held. The newest recorder is served
 # first, so the outer recorder's records are the over-sized ones; the
 # inner one runs the loads, both recording all along.
-cat > loads.sh <<EOF
-#!/bin/sh
-i=0
-while [ \$i -lt $N ]; do i=\$((i + 1)); "$LOAD" frtk\$i < /dev/null > /dev/null || exit 1; done
-EOF
-chmod +x loads.sh
+bpf_loads_sh $N frtk
 
 # oversized F: how many of F's KSYMBOL records are longer than their body
 # and the longest trailer (48 bytes), by the stock's dump of F
@@ -31,12 +25,18 @@ oversized() {
 		done | awk '$1 > 48 { n++ } END { print n + 0 }'
 }
 
-# check F WHO: this perf reads every KSYMBOL and BPF_EVENT of F with the
-# time and task of its own trailer: frtkI's, in load order, never at 0
+# check F WHO [trimmed]: this perf reads every KSYMBOL and BPF_EVENT of F
+# with the time and task of its own trailer: frtkI's, in load order, never
+# at 0. F has over-sized KSYMBOL records, or with "trimmed" none (this
+# perf's recorder trims them: record_bpf_trim.sh)
 check() {
 	local f=$1 n out
 	n=$(oversized "$f")
-	[ "$n" -gt 0 ] || fail "$f ($2): no over-sized KSYMBOL record: the test needs the kernel's"
+	if [ "$3" = trimmed ]; then
+		[ "$n" = 0 ] || fail "$f ($2): $n over-sized KSYMBOL records"
+	else
+		[ "$n" -gt 0 ] || fail "$f ($2): no over-sized KSYMBOL record: the test needs the kernel's"
+	fi
 	log "$f ($2): $n over-sized KSYMBOL records"
 	"$PERF" script --show-bpf-events -i "$f" > "$f.out" 2> "$f.err" ||
 		fail "$f ($2): perf script: $(head -2 "$f.err")"
@@ -65,5 +65,5 @@ check s.data "the stock's, this perf inside"
 "$PERF" record -q -a -e cpu-clock -e sched:sched_switch -o o.data -- \
 	"$STOCK" record -q -a -e cpu-clock -o inner2.data -- ./loads.sh > /dev/null 2> rec.err ||
 	fail "perf record: $(head -2 rec.err)"
-check o.data "this perf's, the stock inside"
+check o.data "this perf's, the stock inside" trimmed
 exit 0

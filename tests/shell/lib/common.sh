@@ -69,6 +69,24 @@ EOF
 	chmod +x "$1/perf"
 }
 
+# LOAD: the helper that loads a BPF program (tests/bpf-load), which make
+# builds beside perf.
+need_bpf_load() {
+	LOAD=$(dirname "$(readlink -f "$PERF")")/bpf-load
+	[ -x "$LOAD" ] || fail "no $LOAD: make builds it"
+}
+
+# ./loads.sh: loads BPF programs NAME1 .. NAMEN one after the other, each
+# unloaded before the next (need_bpf_load first).
+bpf_loads_sh() {	# N NAME
+	cat > loads.sh <<EOF
+#!/bin/sh
+i=0
+while [ \$i -lt $1 ]; do i=\$((i + 1)); "$LOAD" $2\$i < /dev/null > /dev/null || exit 1; done
+EOF
+	chmod +x loads.sh
+}
+
 # Any stderr of the stock perf reading FILE is a failure.
 stock_reads_clean() {
 	local out
