@@ -172,6 +172,15 @@ static int record__off_cpu_emit(const struct off_cpu_sample *s, void *arg)
 	return rec->write_failed ? 0 : perf_data__write(&rec->data, out, len);
 }
 
+/* The recording's end in its samples' clock: a flight recorder's is
+ * CLOCK_MONOTONIC, read now, after every sample of any ring (its events
+ * are disabled); a file's, just after the latest record the last drain
+ * saw. */
+static u64 record__off_cpu_end(const struct record *rec)
+{
+	return rec->opts.overwrite ? now_ns() : rec->stats.end_time + 1;
+}
+
 int record__off_cpu_sums(struct record *rec)
 {
 	struct evsel *e = rec->off_cpu_evsel;
@@ -184,9 +193,7 @@ int record__off_cpu_sums(struct record *rec)
 		id = e->id[k];
 	/* a sum has no one switch-out: it is stamped at the end, after
 	 * every sample (and readers sort it there) */
-	n = off_cpu__drain_sums(rec->off_cpu, id, rec->stats.last_time + 1,
+	n = off_cpu__drain_sums(rec->off_cpu, id, record__off_cpu_end(rec),
 				record__off_cpu_emit, rec);
-	if (n < 0)
-		pr_err("perf record: %s: the summed blocks: %s\n", OFF_CPU_OPTION, strerror(-n));
 	return n < 0 ? n : 0;
 }
