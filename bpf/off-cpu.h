@@ -30,6 +30,8 @@ struct off_cpu_opts {
 	uid_t uid;
 	const u64 *cgroups;	/* -G: cgroup ids (their directories' inodes), with descendants */
 	int nr_cgroups;
+	const int *cpus;	/* -C: only blocks that begin on these CPUs */
+	int nr_cpus;
 };
 
 struct off_cpu;

@@ -12,15 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-/* Whether cpu is in map. */
-static int cpu_map__has(const struct cpu_map *map, int cpu)
-{
-	for (int i = 0; map && i < map->nr; i++)
-		if (map->map[i] == cpu)
-			return 1;
-	return 0;
-}
-
 /* CPU index c: what was noted of it (HOTPLUG_* bits), acted on. */
 static void record__cpu_hotplug(struct record *rec, int c, int st)
 {

@@ -125,6 +125,11 @@ int record__load_off_cpu(struct record *rec)
 	o.uid = rec->opts.target.uid;
 	o.cgroups = cgroups;
 	o.nr_cgroups = record__off_cpu_cgroups(rec, cgroups);
+	/* -C: the blocks begun there, wherever they end */
+	if (rec->evlist->target_cpus) {
+		o.cpus = rec->evlist->target_cpus->map;
+		o.nr_cpus = rec->evlist->target_cpus->nr;
+	}
 	rec->off_cpu = off_cpu__load(&o, rec->err, sizeof(rec->err));
 	free(list);
 	if (!rec->off_cpu)
