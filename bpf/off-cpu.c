@@ -88,10 +88,7 @@ fail:
 
 int off_cpu__set_event(struct off_cpu *oc, int cpu, int fd)
 {
-	u32 key = cpu;
-
-	return bpf_map__update_elem(oc->skel->maps.events, &key, sizeof(key), &fd, sizeof(fd),
-				    BPF_ANY);
+	return bpf_loader__cpu_event(oc->skel->maps.events, cpu, fd);
 }
 
 int off_cpu__attach(struct off_cpu *oc, char *err, size_t errsz)

@@ -93,13 +93,10 @@ static int trigger_bpf__fill(struct trigger *skel, const struct trigger_conds *c
 		return ret;
 	}
 	for (int i = 0; !ret && i < nr; i++) {
-		__u32 cpu = cpus[i], fd = fds[i];
-
-		ret = bpf_map__update_elem(skel->maps.events, &cpu, sizeof(cpu), &fd, sizeof(fd),
-					   BPF_ANY);
+		ret = bpf_loader__cpu_event(skel->maps.events, cpus[i], fds[i]);
 		if (ret)
-			snprintf(err, errsz, "%s: the bpf-output event of CPU %u: %s",
-				 TRIGGER_BPF_WHO, cpu, strerror(-ret));
+			snprintf(err, errsz, "%s: the bpf-output event of CPU %d: %s",
+				 TRIGGER_BPF_WHO, cpus[i], strerror(-ret));
 	}
 	return ret;
 }
@@ -196,4 +193,9 @@ void trigger_bpf__stop(struct trigger_bpf *t)
 	bpf_link__destroy(t->newtask);
 	trigger__destroy(t->skel);
 	free(t);
+}
+
+int trigger_bpf__set_event(struct trigger_bpf *t, int cpu, int fd)
+{
+	return bpf_loader__cpu_event(t->skel->maps.events, cpu, fd);
 }

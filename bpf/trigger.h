@@ -36,6 +36,9 @@ int trigger_bpf__check(const struct trigger_conds *c, char *err, size_t errsz);
 int trigger_bpf__start(struct trigger_bpf **out, const struct trigger_conds *c,
 		       const struct trigger_tasks *tk, const int *cpus, const int *fds, int nr,
 		       int verbose, char *err, size_t errsz);
+/* The bpf-output event of CPU cpu opened anew (the CPU back online): fd
+ * takes the old one's place in the programs' map. 0 or -errno. */
+int trigger_bpf__set_event(struct trigger_bpf *t, int cpu, int fd);
 /* Detaches and unloads them (NULL: nothing). */
 void trigger_bpf__stop(struct trigger_bpf *t);
 

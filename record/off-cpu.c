@@ -202,3 +202,13 @@ int record__off_cpu_sums(struct record *rec)
 				record__off_cpu_emit, rec);
 	return n < 0 ? n : 0;
 }
+
+int record__off_cpu_cpu_changed(struct record *rec, int c)
+{
+	struct evsel *e = rec->off_cpu_evsel;
+	int fd;
+
+	if (!rec->off_cpu || c >= e->nr_cpus || (fd = *evsel__fd(e, c, 0)) < 0)
+		return 0;
+	return off_cpu__set_event(rec->off_cpu, rec->evlist->cpus->map[c], fd);
+}

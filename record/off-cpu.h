@@ -22,4 +22,8 @@ int record__start_off_cpu(struct record *rec);
  * recording's end. 0 or -errno, for the caller to say. */
 int record__off_cpu_sums(struct record *rec);
 
+/* CPU index c's events were opened anew (it came back online): the
+ * program emits into its new event. 0 or -errno. */
+int record__off_cpu_cpu_changed(struct record *rec, int c);
+
 #endif

@@ -139,6 +139,16 @@ int switch_when__start(struct switch_when *sw, struct evlist *evlist,
 	return ret;
 }
 
+int switch_when__cpu_changed(struct switch_when *sw, const struct evlist *evlist, int c)
+{
+	struct evsel *e = sw->evsel;
+	int fd;
+
+	if (!sw->bpf || c >= e->nr_cpus || (fd = *evsel__fd(e, c, 0)) < 0)
+		return 0;
+	return trigger_bpf__set_event(sw->bpf, evlist->cpus->map[c], fd);
+}
+
 void switch_when__exit(struct switch_when *sw)
 {
 	trigger_bpf__stop(sw->bpf);

@@ -45,6 +45,9 @@ void switch_when__config(struct switch_when *sw);
  * (-p, -t, -u, a workload). 0 or -errno with err set. */
 int switch_when__start(struct switch_when *sw, struct evlist *evlist,
 		       const struct record_opts *opts, char *err, size_t errsz);
+/* CPU index c's events were opened anew (it came back online): the
+ * programs emit into its new event. 0 or -errno. */
+int switch_when__cpu_changed(struct switch_when *sw, const struct evlist *evlist, int c);
 /* The programs unloaded, the conditions freed (the event is the evlist's). */
 void switch_when__exit(struct switch_when *sw);
 
