@@ -160,6 +160,18 @@ int record__start_off_cpu(struct record *rec)
 	return 0;
 }
 
+/* The history slot (a forward ring's index) of CPU cpu: 0 for one not
+ * in the session's. */
+static int record__off_cpu_slot(const struct record *rec, u32 cpu)
+{
+	const struct cpu_map *cpus = rec->evlist->cpus;
+
+	for (int c = 0; c < cpus->nr && c < rec->evlist->nr_mmaps; c++)
+		if (cpus->map[c] == (int)cpu)
+			return c;
+	return 0;
+}
+
 /* One summed block, as a sample where the recording's records go. */
 static int record__off_cpu_emit(const struct off_cpu_sample *s, void *arg)
 {
@@ -170,6 +182,11 @@ static int record__off_cpu_emit(const struct off_cpu_sample *s, void *arg)
 	if (len < 0)
 		return 0;	/* cannot happen: the frames are bounded */
 	record_stats__account(&rec->stats, (void *)out, s->time);
+	/* --history: where the exit dump takes the drained records from, in
+	 * the slot of the ring of the CPU the block began on */
+	if (rec->history)
+		return history__add(rec->history, record__off_cpu_slot(rec, s->cpu), (void *)out,
+				    s->time);
 	if (rec->opts.overwrite) {
 		buf__add(&rec->pending, out, len);
 		return rec->pending.err;
@@ -192,7 +209,7 @@ int record__off_cpu_sums(struct record *rec)
 	u64 id = 0;
 	int n;
 
-	if (!rec->off_cpu || (rec->opts.overwrite && rec->history))
+	if (!rec->off_cpu)
 		return 0;
 	for (int k = 0; k < e->nr_cpus && !id; k++)
 		id = e->id[k];

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf record --off-cpu: the sums of the blocks below --off-cpu-thresh, written at the end, carry the recording's end as their time (after every other sample, never 0), in a file and in the exit dump of --overwrite, with the stock perf reading them under the right comm
+# perf record --off-cpu: the sums of the blocks below --off-cpu-thresh, written at the end, carry the recording's end as their time (after every other sample, never 0), in a file, in the exit dump of --overwrite and of --history, with the stock perf reading them under the right comm; a flight recorder's dump (--overwrite, --history) holds the block that ended before its trigger
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_root "loading BPF programs"
@@ -76,7 +76,7 @@ for ev in dummy cpu-clock; do
 done
 
 # the flight recorder: the exit dump holds the sums
-for mode in --overwrite; do
+for mode in --overwrite --history=16M; do
 	rm -f fl.data*
 	"$PERF" record -q $mode --switch-output --off-cpu --off-cpu-thresh=100000 -a \
 		-e cpu-clock -o fl.data 2>fl.err &
@@ -90,5 +90,35 @@ for mode in --overwrite; do
 	[ -n "$dump" ] || fail "$mode: no exit dump: $(cat fl.err)"
 	sums_after "$dump" "$mode exit dump"
 	stock_reads_clean "$dump"
+done
+
+# blocked F: the period of napper's offcpu-time sample blocked in
+# napper_long in F, as the stock reads it; 0 if none
+blocked() {
+	"$STOCK" script -i "$1" -F comm,event,period,ip,sym 2>/dev/null | awk '
+		/offcpu-time/ { p = 0; if ($1 == "napper") for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) p = $i; next }
+		/[[:space:]]napper_long$/ { if (p) { print p; found = 1; exit } }
+		END { if (!found) print 0 }'
+}
+
+# the first dump after a block holds it, in every mode, each time
+for mode in --overwrite --history=16M; do
+	rm -f fl.data*
+	"$PERF" record -q $mode --switch-output --off-cpu -a -e cpu-clock -o fl.data 2>fl.err &
+	rp=$!
+	BG_PIDS+=($rp)
+	wait_ready $rp
+	for n in 1 2 3; do
+		./napper long 200 || fail "napper"
+		kill -USR2 $rp
+		wait_until "$mode: no dump $n after SIGUSR2" \
+			bash -c "[ \$(compgen -G 'fl.data.*' | wc -l) -ge $n ]"
+		dump=$(compgen -G "fl.data.*" | sort | tail -1)
+		p=$(blocked "$dump")
+		awk -v p="$p" 'BEGIN { exit !(p > 190e6 && p < 1e9) }' ||
+			fail "$mode: dump $n ($dump) does not hold the 200 ms block before it (period $p)"
+	done
+	kill -INT $rp
+	wait_stopped $rp INT || fail "$mode: recorder status $STOPPED_STATUS: $(cat fl.err)"
 done
 exit 0
