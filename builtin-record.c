@@ -209,8 +209,6 @@ static int record__run(struct record *rec, int *signo)
 	if (err == -EPIPE && why == RECORD_RUNNING)
 		why = RECORD_STOP_SIGNAL;
 	evlist__disable(rec->evlist);
-	if (record__off_cpu_sums(rec) && !err)
-		err = -EIO;	/* said */
 	if (rec->opts.overwrite)
 		err = record__last_dump(rec, err);
 	else

@@ -145,3 +145,12 @@ void bpf_loader__list(const struct bpf_object *obj, const char *who)
 			bpf_program__section_name(prog), info.id);
 	}
 }
+
+int bpf_loader__cpu_event(struct bpf_map *events, int cpu, int fd)
+{
+	__u32 key = cpu, value = fd;
+
+	if (cpu < 0 || fd < 0)
+		return -EINVAL;
+	return bpf_map__update_elem(events, &key, sizeof(key), &value, sizeof(value), BPF_ANY);
+}

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+struct bpf_map;
 struct bpf_object;
 
 /* The kernel's BTF, which CO-RE relocates the programs against. */
@@ -37,5 +38,11 @@ void bpf_loader__set_print(int verbose);
 /* -v: one line to stderr per program of obj, loaded:
  * "WHO: BPF program NAME (SECTION) id ID". */
 void bpf_loader__list(const struct bpf_object *obj, const char *who);
+
+/* A CPU's event changed (opened, or opened anew when the CPU came back
+ * online): fd goes into the PERF_EVENT_ARRAY map events at cpu, where
+ * the programs that emit on that CPU find it; the map's hold on the old
+ * event ends. 0 or -errno. */
+int bpf_loader__cpu_event(struct bpf_map *events, int cpu, int fd);
 
 #endif

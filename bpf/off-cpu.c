@@ -41,6 +41,9 @@ static int off_cpu__fill(struct offcpu *skel, const struct off_cpu_opts *o)
 	for (int i = 0; i < o->nr_tids && !err; i++)
 		err = bpf_map__update_elem(skel->maps.tids, &o->tids[i], sizeof(u32), &one,
 					   sizeof(one), BPF_ANY);
+	for (int i = 0; i < o->nr_cpus && !err; i++)
+		err = bpf_map__update_elem(skel->maps.cpus, &o->cpus[i], sizeof(u32), &one,
+					   sizeof(one), BPF_ANY);
 	for (int i = 0; i < o->nr_cgroups && !err; i++)
 		err = bpf_map__update_elem(skel->maps.cgroups, &o->cgroups[i], sizeof(u64), &one,
 					   sizeof(one), BPF_ANY);
@@ -66,6 +69,7 @@ struct off_cpu *off_cpu__load(const struct off_cpu_opts *o, char *err, size_t er
 	oc->skel->rodata->filter_uid = o->filter_uid;
 	oc->skel->rodata->uid = o->uid;
 	oc->skel->rodata->filter_cgroups = o->nr_cgroups > 0;
+	oc->skel->rodata->filter_cpus = o->nr_cpus > 0;
 	ret = libbpf_num_possible_cpus();
 	if (ret > 0)
 		ret = bpf_map__set_max_entries(oc->skel->maps.events, ret);
@@ -84,10 +88,7 @@ fail:
 
 int off_cpu__set_event(struct off_cpu *oc, int cpu, int fd)
 {
-	u32 key = cpu;
-
-	return bpf_map__update_elem(oc->skel->maps.events, &key, sizeof(key), &fd, sizeof(fd),
-				    BPF_ANY);
+	return bpf_loader__cpu_event(oc->skel->maps.events, cpu, fd);
 }
 
 int off_cpu__attach(struct off_cpu *oc, char *err, size_t errsz)

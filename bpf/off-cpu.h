@@ -30,6 +30,8 @@ struct off_cpu_opts {
 	uid_t uid;
 	const u64 *cgroups;	/* -G: cgroup ids (their directories' inodes), with descendants */
 	int nr_cgroups;
+	const int *cpus;	/* -C: only blocks that begin on these CPUs */
+	int nr_cpus;
 };
 
 struct off_cpu;
@@ -38,7 +40,8 @@ struct off_cpu;
 int off_cpu__check(char *err, size_t errsz);
 /* The program loaded (not attached) for o. NULL with one line in err. */
 struct off_cpu *off_cpu__load(const struct off_cpu_opts *o, char *err, size_t errsz);
-/* The bpf-output event of CPU number cpu. 0 or -errno. */
+/* The bpf-output event of CPU number cpu, at the load or opened anew
+ * (the CPU back online). 0 or -errno. */
 int off_cpu__set_event(struct off_cpu *oc, int cpu, int fd);
 /* Starts it: blocks are measured from now on. 0 or -errno with err set. */
 int off_cpu__attach(struct off_cpu *oc, char *err, size_t errsz);

@@ -18,6 +18,7 @@ const volatile __u64 thresh_ns = 1000000;
 const volatile __u32 filter_tasks;	/* only tasks in tgids or tids */
 const volatile __u32 filter_cgroups;	/* only tasks under a cgroup of cgroups */
 const volatile __u32 filter_uid;	/* only tasks of uid */
+const volatile __u32 filter_cpus;	/* only blocks that begin on a CPU of cpus (-C) */
 const volatile __u32 uid;
 const volatile __u32 follow_forks;	/* a task of tgids forks: its child joins */
 
@@ -47,6 +48,13 @@ struct {
 	__type(key, __u64);
 	__type(value, __u8);
 } cgroups SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} cpus SEC(".maps");
 
 /* the blocks below the threshold, summed per task and stacks: the key is
  * a hash of the stacks, the value the last block with the sum as its
@@ -99,6 +107,9 @@ static __always_inline void offcpu_out(void *ctx, struct task_struct *prev, __u6
 	long n;
 
 	if (BPF_CORE_READ(prev, __state) == 0 || !offcpu_wanted(prev))
+		return;
+	k = bpf_get_smp_processor_id();
+	if (filter_cpus && !bpf_map_lookup_elem(&cpus, &k))
 		return;
 	d = bpf_task_storage_get(&starts, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!d)

@@ -231,6 +231,23 @@ int trigger_conds__resolve(struct trigger_conds *c, char *err, size_t errsz)
 	return 0;
 }
 
+void trigger_conds__own(struct trigger_conds *c)
+{
+	for (int i = 0; i < c->nr; i++) {
+		struct trigger_map_cond *m = &c->cond[i];
+
+		m->own_tasks = !m->has_comm && m->pid < 0 && m->tid < 0 && !c->cgroup[i];
+	}
+}
+
+int trigger_conds__own_tasks(const struct trigger_conds *c)
+{
+	for (int i = 0; i < c->nr; i++)
+		if (c->cond[i].own_tasks)
+			return 1;
+	return 0;
+}
+
 void trigger_conds__exit(struct trigger_conds *c)
 {
 	for (int i = 0; i < c->nr; i++)

@@ -31,6 +31,12 @@ int trigger_conds__add(struct trigger_conds *c, const char *arg, char *err, size
  * options were read counts, and a missing one is refused. 0 or -errno
  * with err naming the path. */
 int trigger_conds__resolve(struct trigger_conds *c, char *err, size_t errsz);
+/* A per-task recording's conditions that name no task (no comm=, pid=,
+ * tid= or cgroup=) watch the recording's own tasks: own_tasks set on
+ * those. */
+void trigger_conds__own(struct trigger_conds *c);
+/* Whether any condition watches only the recording's own tasks. */
+int trigger_conds__own_tasks(const struct trigger_conds *c);
 void trigger_conds__exit(struct trigger_conds *c);
 
 #endif

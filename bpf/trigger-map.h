@@ -18,6 +18,7 @@ enum trigger_kind {
 #define TRIGGER_COMM_LEN 16		/* the kernel's TASK_COMM_LEN */
 #define TRIGGER_TEXT_LEN 96		/* the condition as written, in each record */
 #define TRIGGER_RECORD_LEN 252		/* a record's text: 4 + 252 fills the sample's u64s */
+#define TRIGGER_MAX_TASKS 16384		/* the recording's own processes and threads */
 
 /* One condition: a duration of its kind above threshold_ns, in a task that
  * every qualifier set matches (a field at its "any" value qualifies none). */
@@ -28,6 +29,8 @@ struct trigger_map_cond {
 	__s32 pid;			/* process (tgid); -1: any */
 	__s32 tid;			/* thread; -1: any */
 	__u32 has_comm;
+	__u32 own_tasks;		/* only the recording's own tasks (the tasks map) */
+	__u32 reserved;
 	char comm[TRIGGER_COMM_LEN];
 	char text[TRIGGER_TEXT_LEN];	/* NUL-terminated */
 };

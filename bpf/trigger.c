@@ -15,11 +15,12 @@
  * file: it is the only one that includes it, and bpf/ sees no flight/ */
 #include "trigger.skel.h"
 
-#define TRIGGER_NR_PROGS 5
+#define TRIGGER_NR_PROGS 5	/* and trigger_newtask, for the own tasks */
 
 struct trigger_bpf {
 	struct trigger *skel;
 	struct bpf_link *links[TRIGGER_NR_PROGS];
+	struct bpf_link *newtask;
 };
 
 /* The programs, with the kinds (bits) that need each. */
@@ -38,7 +39,7 @@ static void trigger_bpf__progs(struct trigger *skel, struct bpf_program **progs,
 
 int trigger_bpf__check(const struct trigger_conds *c, char *err, size_t errsz)
 {
-	const char *hooks[TRIGGER_NR_PROGS + 1];
+	const char *hooks[TRIGGER_NR_PROGS + 2];
 	int n = 0;
 
 	if (c->kinds & (1U << TRIGGER_OFFCPU | 1U << TRIGGER_RUNQLAT))
@@ -51,15 +52,38 @@ int trigger_bpf__check(const struct trigger_conds *c, char *err, size_t errsz)
 		hooks[n++] = "tp_btf/sys_enter";
 		hooks[n++] = "tp_btf/sys_exit";
 	}
+	if (trigger_conds__own_tasks(c))
+		hooks[n++] = "tp_btf/task_newtask";
 	hooks[n] = NULL;
 	return bpf_loader__check(TRIGGER_BPF_WHO, hooks, err, errsz);
 }
 
+/* The recording's own tasks into their maps. 0 or -errno. */
+static int trigger_bpf__fill_tasks(struct trigger *skel, const struct trigger_tasks *tk)
+{
+	__u8 one = 1;
+	int ret = 0;
+
+	for (int i = 0; tk && i < tk->nr_pids && !ret; i++)
+		ret = bpf_map__update_elem(skel->maps.tgids, &tk->pids[i], sizeof(__u32), &one,
+					   sizeof(one), BPF_ANY);
+	for (int i = 0; tk && i < tk->nr_tids && !ret; i++)
+		ret = bpf_map__update_elem(skel->maps.tids, &tk->tids[i], sizeof(__u32), &one,
+					   sizeof(one), BPF_ANY);
+	return ret;
+}
+
 /* The conditions and the events into the maps of the loaded object. */
 static int trigger_bpf__fill(struct trigger *skel, const struct trigger_conds *c,
-			     const int *cpus, const int *fds, int nr, char *err, size_t errsz)
+			     const struct trigger_tasks *tk, const int *cpus, const int *fds,
+			     int nr, char *err, size_t errsz)
 {
-	int ret = 0;
+	int ret = trigger_bpf__fill_tasks(skel, tk);
+
+	if (ret) {
+		snprintf(err, errsz, "%s: the tasks' map: %s", TRIGGER_BPF_WHO, strerror(-ret));
+		return ret;
+	}
 
 	for (__u32 i = 0; !ret && i < (__u32)c->nr; i++)
 		ret = bpf_map__update_elem(skel->maps.conds, &i, sizeof(i), &c->cond[i],
@@ -69,20 +93,24 @@ static int trigger_bpf__fill(struct trigger *skel, const struct trigger_conds *c
 		return ret;
 	}
 	for (int i = 0; !ret && i < nr; i++) {
-		__u32 cpu = cpus[i], fd = fds[i];
-
-		ret = bpf_map__update_elem(skel->maps.events, &cpu, sizeof(cpu), &fd, sizeof(fd),
-					   BPF_ANY);
+		ret = bpf_loader__cpu_event(skel->maps.events, cpus[i], fds[i]);
 		if (ret)
-			snprintf(err, errsz, "%s: the bpf-output event of CPU %u: %s",
-				 TRIGGER_BPF_WHO, cpu, strerror(-ret));
+			snprintf(err, errsz, "%s: the bpf-output event of CPU %d: %s",
+				 TRIGGER_BPF_WHO, cpus[i], strerror(-ret));
 	}
 	return ret;
 }
 
+/* Whether the children of the own processes must join them. */
+static int trigger_bpf__follows(const struct trigger_conds *c, const struct trigger_tasks *tk)
+{
+	return tk && tk->follow && tk->nr_pids && trigger_conds__own_tasks(c);
+}
+
 /* Opened, only the kinds in use to load, loaded, maps filled. */
 static int trigger_bpf__load(struct trigger_bpf *t, const struct trigger_conds *c,
-			     const int *cpus, const int *fds, int nr, char *err, size_t errsz)
+			     const struct trigger_tasks *tk, const int *cpus, const int *fds,
+			     int nr, char *err, size_t errsz)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = bpf_loader__btf_custom_path());
 	struct bpf_program *progs[TRIGGER_NR_PROGS];
@@ -97,21 +125,23 @@ static int trigger_bpf__load(struct trigger_bpf *t, const struct trigger_conds *
 	}
 	t->skel->rodata->nr_conds = c->nr;
 	t->skel->rodata->kinds = c->kinds;
+	t->skel->rodata->follow_forks = tk && tk->follow;
 	trigger_bpf__progs(t->skel, progs, need);
 	for (int i = 0; i < TRIGGER_NR_PROGS; i++)
 		bpf_program__set_autoload(progs[i], (need[i] & c->kinds) != 0);
+	bpf_program__set_autoload(t->skel->progs.trigger_newtask, trigger_bpf__follows(c, tk));
 	ret = trigger__load(t->skel);
 	if (ret) {
 		snprintf(err, errsz, "%s: loading the BPF programs: %s%s", TRIGGER_BPF_WHO,
 			 strerror(-ret), ret == -EPERM ? "" : " (-v says why)");
 		return ret;
 	}
-	return trigger_bpf__fill(t->skel, c, cpus, fds, nr, err, errsz);
+	return trigger_bpf__fill(t->skel, c, tk, cpus, fds, nr, err, errsz);
 }
 
 int trigger_bpf__start(struct trigger_bpf **out, const struct trigger_conds *c,
-		       const int *cpus, const int *fds, int nr, int verbose,
-		       char *err, size_t errsz)
+		       const struct trigger_tasks *tk, const int *cpus, const int *fds, int nr,
+		       int verbose, char *err, size_t errsz)
 {
 	struct trigger_bpf *t = calloc(1, sizeof(*t));
 	struct bpf_program *progs[TRIGGER_NR_PROGS];
@@ -123,7 +153,7 @@ int trigger_bpf__start(struct trigger_bpf **out, const struct trigger_conds *c,
 		return -ENOMEM;
 	}
 	bpf_loader__set_print(verbose);
-	ret = trigger_bpf__load(t, c, cpus, fds, nr, err, errsz);
+	ret = trigger_bpf__load(t, c, tk, cpus, fds, nr, err, errsz);
 	if (!ret)
 		trigger_bpf__progs(t->skel, progs, need);
 	for (int i = 0; !ret && i < TRIGGER_NR_PROGS; i++) {
@@ -134,6 +164,14 @@ int trigger_bpf__start(struct trigger_bpf **out, const struct trigger_conds *c,
 			ret = -errno;
 			snprintf(err, errsz, "%s: attaching %s: %s", TRIGGER_BPF_WHO,
 				 bpf_program__section_name(progs[i]), strerror(errno));
+		}
+	}
+	if (!ret && trigger_bpf__follows(c, tk)) {
+		t->newtask = bpf_program__attach(t->skel->progs.trigger_newtask);
+		if (!t->newtask) {
+			ret = -errno;
+			snprintf(err, errsz, "%s: attaching tp_btf/task_newtask: %s",
+				 TRIGGER_BPF_WHO, strerror(errno));
 		}
 	}
 	if (ret) {
@@ -152,6 +190,12 @@ void trigger_bpf__stop(struct trigger_bpf *t)
 		return;
 	for (int i = 0; i < TRIGGER_NR_PROGS; i++)
 		bpf_link__destroy(t->links[i]);
+	bpf_link__destroy(t->newtask);
 	trigger__destroy(t->skel);
 	free(t);
+}
+
+int trigger_bpf__set_event(struct trigger_bpf *t, int cpu, int fd)
+{
+	return bpf_loader__cpu_event(t->skel->maps.events, cpu, fd);
 }

@@ -9,6 +9,17 @@
 struct trigger_bpf;
 struct trigger_conds;
 
+/* The recording's own tasks, which the conditions with own_tasks set
+ * watch: processes (with the children they fork when follow) and
+ * threads. */
+struct trigger_tasks {
+	const int *pids;
+	int nr_pids;
+	const int *tids;
+	int nr_tids;
+	int follow;
+};
+
 /* The option the programs serve, in their messages. */
 #define TRIGGER_BPF_WHO "--switch-output-when"
 
@@ -18,12 +29,16 @@ struct trigger_conds;
 int trigger_bpf__check(const struct trigger_conds *c, char *err, size_t errsz);
 
 /* Loads and attaches the programs of the kinds in use, with c's
- * conditions (cgroups resolved), emitting into fds[i], the bpf-output
- * event of CPU cpus[i]. verbose lists the programs on stderr. 0 with *out
- * set, or -errno with one line in err. */
+ * conditions (cgroups resolved) and the own tasks tk (NULL: none),
+ * emitting into fds[i], the bpf-output event of CPU cpus[i]. verbose
+ * lists the programs on stderr. 0 with *out set, or -errno with one line
+ * in err. */
 int trigger_bpf__start(struct trigger_bpf **out, const struct trigger_conds *c,
-		       const int *cpus, const int *fds, int nr, int verbose,
-		       char *err, size_t errsz);
+		       const struct trigger_tasks *tk, const int *cpus, const int *fds, int nr,
+		       int verbose, char *err, size_t errsz);
+/* The bpf-output event of CPU cpu opened anew (the CPU back online): fd
+ * takes the old one's place in the programs' map. 0 or -errno. */
+int trigger_bpf__set_event(struct trigger_bpf *t, int cpu, int fd);
 /* Detaches and unloads them (NULL: nothing). */
 void trigger_bpf__stop(struct trigger_bpf *t);
 

@@ -43,9 +43,12 @@ struct dso_module {
 	int dso;	/* -1 until hit */
 };
 
-static struct dso_layout layout_of(u64 st)
+static struct dso_layout layout_of(u64 st, int rewritten)
 {
-	struct dso_layout l = { -1, -1 };
+	static const u64 before_chain[] = { PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+					    PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+					    PERF_SAMPLE_PERIOD };
+	struct dso_layout l = { -1, -1, -1 };
 	int off = 0;
 
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -54,9 +57,23 @@ static struct dso_layout layout_of(u64 st)
 		l.ip = off;
 		off += 8;
 	}
-	if (st & PERF_SAMPLE_TID)
+	if (st & PERF_SAMPLE_TID) {
 		l.tid = off;
+		off += 8;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(before_chain); i++)
+		off += st & before_chain[i] ? 8 : 0;
+	/* READ's size varies: no fixed place after it */
+	if (rewritten && (st & PERF_SAMPLE_CALLCHAIN) && !(st & PERF_SAMPLE_READ))
+		l.chain = off;
 	return l;
+}
+
+/* An event's samples as files hold them (the recorder's rewrite, if any). */
+static struct dso_layout evsel_layout(const struct evsel *e)
+{
+	return layout_of(e->file_sample_type ? e->file_sample_type : e->attr.sample_type,
+			 e->file_sample_type != 0);
 }
 
 struct dso_hits *dso_hits__new(const struct evlist *evlist, int all)
@@ -75,9 +92,9 @@ struct dso_hits *dso_hits__new(const struct evlist *evlist, int all)
 		goto fail;
 	s->by_id = evlist->nr_entries &&
 		   (evlist->entries[0]->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
-	s->layouts[0] = layout_of(evlist->nr_entries ? evlist->entries[0]->attr.sample_type : 0);
+	s->layouts[0] = evlist->nr_entries ? evsel_layout(evlist->entries[0]) : layout_of(0, 0);
 	for (int i = 0; s->by_id && i < evlist->nr_entries; i++)
-		s->layouts[i] = layout_of(evlist->entries[i]->attr.sample_type);
+		s->layouts[i] = evsel_layout(evlist->entries[i]);
 	if (dso_hits__add_ids(s, evlist))
 		goto fail;
 	return s;
@@ -464,16 +481,58 @@ static const struct dso_layout *dso_hits__layout_of(struct dso_hits *s, u64 id)
 	return c->l;
 }
 
+/* A user-space ip of task pid: a hit of the DSO mapped there. */
+static void dso_hits__user_hit(struct dso_hits *s, u32 pid, u64 ip)
+{
+	const struct dso_seen *e = &s->seen[pid % ARRAY_SIZE(s->seen)];
+	struct dso_task *t;
+	int dso;
+
+	/* most samples: in the map their task's last one hit */
+	if (e->end && e->pid == pid && e->start <= ip && ip < e->end) {
+		s->d[e->dso].samples++;
+		return;
+	}
+	t = dso_hits__recent_task(s, pid);
+	dso = t ? task__lookup(t, ip) : -1;
+	if (dso >= 0) {
+		dso__hit(&s->d[dso]);
+		s->seen[pid % ARRAY_SIZE(s->seen)] = (struct dso_seen){
+			pid, dso, t->m[t->last].start, t->m[t->last].end };
+	} else if (s->nr_pending < MAX_PENDING)
+		s->pending[s->nr_pending++] = (struct dso_pending){ ip, pid };
+	else
+		s->unresolved++;
+}
+
+/* A callchain of len bytes at p: its user frames (after PERF_CONTEXT_USER)
+ * are hits; one that claims more than it holds is read no further. */
+static void dso_hits__user_frames(struct dso_hits *s, u32 pid, const char *p, size_t len)
+{
+	u64 nr, ip;
+	int user = 0;
+
+	if (len < 8)
+		return;
+	memcpy(&nr, p, 8);
+	if (nr > (len - 8) / 8)
+		return;
+	for (u64 i = 0; i < nr; i++) {
+		memcpy(&ip, p + 8 + i * 8, 8);
+		if (ip >= PERF_CONTEXT_MAX)
+			user = ip == PERF_CONTEXT_USER;
+		else if (user)
+			dso_hits__user_hit(s, pid, ip);
+	}
+}
+
 static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header *h)
 {
 	const struct dso_layout *l = &s->layouts[0];
 	const char *p = (const char *)h + sizeof(*h);
 	size_t body = h->size - sizeof(*h);
-	const struct dso_seen *e;
 	u64 ip;
 	u32 pid;
-	struct dso_task *t;
-	int dso;
 
 	if (s->by_id) {
 		u64 id;
@@ -494,24 +553,11 @@ static void dso_hits__sample(struct dso_hits *s, const struct perf_event_header 
 		dso_hits__kernel_hit(s, ip);
 		break;
 	case PERF_RECORD_MISC_USER:
-		/* most samples: in the map their task's last one hit */
-		e = &s->seen[pid % ARRAY_SIZE(s->seen)];
-		if (e->end && e->pid == pid && e->start <= ip && ip < e->end) {
-			s->d[e->dso].samples++;
-			break;
-		}
-		t = dso_hits__recent_task(s, pid);
-		dso = t ? task__lookup(t, ip) : -1;
-		if (dso >= 0) {
-			dso__hit(&s->d[dso]);
-			s->seen[pid % ARRAY_SIZE(s->seen)] = (struct dso_seen){
-				pid, dso, t->m[t->last].start, t->m[t->last].end };
-		} else if (s->nr_pending < MAX_PENDING)
-			s->pending[s->nr_pending++] = (struct dso_pending){ ip, pid };
-		else
-			s->unresolved++;
+		dso_hits__user_hit(s, pid, ip);
 		break;
 	}
+	if (l->chain >= 0)
+		dso_hits__user_frames(s, pid, p + l->chain, body - l->chain);
 }
 
 void dso_hits__end_round(struct dso_hits *s)

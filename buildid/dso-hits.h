@@ -30,6 +30,10 @@ struct hit_dso {
 /* Where a sample's IP and PID are, for one event's sample_type. */
 struct dso_layout {
 	int ip, tid;		/* byte offsets after the header, -1: absent */
+	/* the CALLCHAIN's, for the samples the recorder rewrites (off-CPU):
+	 * their IP is in the kernel, their user frames are where the task
+	 * was; -1 for the others, whose IP is their hit */
+	int chain;
 };
 
 /* The DSOs of one perf.data being written, and the address-space model

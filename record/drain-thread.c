@@ -179,6 +179,7 @@ static int thread__pass(struct drain_thread *t)
 	__atomic_store_n(&t->pub.lost, t->stats.lost, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->pub.first_time, t->stats.first_time, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->pub.last_time, t->stats.last_time, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->pub.end_time, t->stats.end_time, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->pub.wakeups, t->stats.wakeups, __ATOMIC_RELAXED);
 	if (w < 0 && !t->err)
 		__atomic_store_n(&t->err, (int)w, __ATOMIC_RELEASE);
@@ -266,6 +267,7 @@ static void drain_threads__sum(struct drain_threads *dt)
 		if (first && (!st->first_time || first < st->first_time))
 			st->first_time = first;
 		st->last_time = MAX(st->last_time, last);
+		st->end_time = MAX(st->end_time, __atomic_load_n(&p->end_time, __ATOMIC_RELAXED));
 	}
 }
 

@@ -19,6 +19,8 @@ void record_stats__account(struct record_stats *st, const struct perf_event_head
 {
 	u64 lost;
 
+	if (time > st->end_time)
+		st->end_time = time;
 	if (h->type == PERF_RECORD_SAMPLE) {
 		st->samples++;
 		if (!st->first_time || time < st->first_time)
@@ -179,16 +181,24 @@ static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_he
 	u64 time = 0;
 	int err = 0;
 
-	if (h->type == PERF_RECORD_SAMPLE && (a->sink->id_sample_type & PERF_SAMPLE_TIME)) {
-		size_t off = sample__time_offset(a->sink->id_sample_type);
+	if (a->sink->id_sample_type & PERF_SAMPLE_TIME) {
+		u64 t = a->sink->id_sample_type;
+		/* a sample's TIME is near its start; any other record's, in
+		 * its sample_id trailer */
+		size_t off = h->type == PERF_RECORD_SAMPLE ? sample__time_offset(t) :
+			     h->size - MIN(h->size, sample_id__time_back(t));
 
-		if (h->size >= off + sizeof(time))
+		if (off >= sizeof(*h) && h->size >= off + sizeof(time))
 			mmap__copy(m, pos + off, &time, sizeof(time));
 	}
-	if (h->type == PERF_RECORD_KSYMBOL || h->type == PERF_RECORD_BPF_EVENT)
+	if (h->type == PERF_RECORD_KSYMBOL || h->type == PERF_RECORD_BPF_EVENT) {
+		/* the trailer of one the kernel over-sized is not at its end */
 		rec = drain__trim(a, m, pos, h);
-	else
+		if (rec)
+			time = event__time(rec, a->sink->id_sample_type);
+	} else {
 		rec = drain__off_cpu(a, m, pos, h);
+	}
 	err = rec ? sink_record(a, m, pos, h, rec, time) : -ENOMEM;
 	if (err) {
 		a->stop_pos = pos;

@@ -21,6 +21,7 @@ struct record_stats {
 	u64 samples;
 	u64 lost;		/* samples the kernel reported as lost */
 	u64 first_time, last_time;
+	u64 end_time;		/* the latest time of any record, sample or not */
 	u64 wakeups;
 };
 

@@ -6,20 +6,12 @@
 #include "record/hotplug.h"
 #include "buildid/dso-hits.h"
 #include "record/record.h"
+#include "record/off-cpu.h"
 #include "util/cpumap.h"
 #include "util/evlist.h"
 
 #include <errno.h>
 #include <string.h>
-
-/* Whether cpu is in map. */
-static int cpu_map__has(const struct cpu_map *map, int cpu)
-{
-	for (int i = 0; map && i < map->nr; i++)
-		if (map->map[i] == cpu)
-			return 1;
-	return 0;
-}
 
 /* CPU index c: what was noted of it (HOTPLUG_* bits), acted on. */
 static void record__cpu_hotplug(struct record *rec, int c, int st)
@@ -39,6 +31,13 @@ static void record__cpu_hotplug(struct record *rec, int c, int st)
 			       "comes back again\n", cpu, rec->err);
 		return;
 	}
+	/* the BPF programs emit into the CPU's event: the new one now */
+	err = record__off_cpu_cpu_changed(rec, c);
+	if (!err)
+		err = switch_when__cpu_changed(&rec->when, evlist, c);
+	if (err)
+		pr_err("perf record: cpu %d came back online: the BPF programs' event: %s: "
+		       "their records of it are lost\n", cpu, strerror(-err));
 	if (rec->opts.verbose)
 		pr_err("[ perf record: cpu %d is back online: its events are open again ]\n", cpu);
 	/* a file being written learns the new ids of its samples */

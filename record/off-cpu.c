@@ -125,6 +125,11 @@ int record__load_off_cpu(struct record *rec)
 	o.uid = rec->opts.target.uid;
 	o.cgroups = cgroups;
 	o.nr_cgroups = record__off_cpu_cgroups(rec, cgroups);
+	/* -C: the blocks begun there, wherever they end */
+	if (rec->evlist->target_cpus) {
+		o.cpus = rec->evlist->target_cpus->map;
+		o.nr_cpus = rec->evlist->target_cpus->nr;
+	}
 	rec->off_cpu = off_cpu__load(&o, rec->err, sizeof(rec->err));
 	free(list);
 	if (!rec->off_cpu)
@@ -155,6 +160,18 @@ int record__start_off_cpu(struct record *rec)
 	return 0;
 }
 
+/* The history slot (a forward ring's index) of CPU cpu: 0 for one not
+ * in the session's. */
+static int record__off_cpu_slot(const struct record *rec, u32 cpu)
+{
+	const struct cpu_map *cpus = rec->evlist->cpus;
+
+	for (int c = 0; c < cpus->nr && c < rec->evlist->nr_mmaps; c++)
+		if (cpus->map[c] == (int)cpu)
+			return c;
+	return 0;
+}
+
 /* One summed block, as a sample where the recording's records go. */
 static int record__off_cpu_emit(const struct off_cpu_sample *s, void *arg)
 {
@@ -165,11 +182,25 @@ static int record__off_cpu_emit(const struct off_cpu_sample *s, void *arg)
 	if (len < 0)
 		return 0;	/* cannot happen: the frames are bounded */
 	record_stats__account(&rec->stats, (void *)out, s->time);
+	/* --history: where the exit dump takes the drained records from, in
+	 * the slot of the ring of the CPU the block began on */
+	if (rec->history)
+		return history__add(rec->history, record__off_cpu_slot(rec, s->cpu), (void *)out,
+				    s->time);
 	if (rec->opts.overwrite) {
 		buf__add(&rec->pending, out, len);
 		return rec->pending.err;
 	}
 	return rec->write_failed ? 0 : perf_data__write(&rec->data, out, len);
+}
+
+/* The recording's end in its samples' clock: a flight recorder's is
+ * CLOCK_MONOTONIC, read now, after every sample of any ring (its events
+ * are disabled); a file's, just after the latest record the last drain
+ * saw. */
+static u64 record__off_cpu_end(const struct record *rec)
+{
+	return rec->opts.overwrite ? now_ns() : rec->stats.end_time + 1;
 }
 
 int record__off_cpu_sums(struct record *rec)
@@ -178,15 +209,23 @@ int record__off_cpu_sums(struct record *rec)
 	u64 id = 0;
 	int n;
 
-	if (!rec->off_cpu || (rec->opts.overwrite && rec->history))
+	if (!rec->off_cpu)
 		return 0;
 	for (int k = 0; k < e->nr_cpus && !id; k++)
 		id = e->id[k];
 	/* a sum has no one switch-out: it is stamped at the end, after
 	 * every sample (and readers sort it there) */
-	n = off_cpu__drain_sums(rec->off_cpu, id, rec->stats.last_time + 1,
+	n = off_cpu__drain_sums(rec->off_cpu, id, record__off_cpu_end(rec),
 				record__off_cpu_emit, rec);
-	if (n < 0)
-		pr_err("perf record: %s: the summed blocks: %s\n", OFF_CPU_OPTION, strerror(-n));
 	return n < 0 ? n : 0;
+}
+
+int record__off_cpu_cpu_changed(struct record *rec, int c)
+{
+	struct evsel *e = rec->off_cpu_evsel;
+	int fd;
+
+	if (!rec->off_cpu || c >= e->nr_cpus || (fd = *evsel__fd(e, c, 0)) < 0)
+		return 0;
+	return off_cpu__set_event(rec->off_cpu, rec->evlist->cpus->map[c], fd);
 }

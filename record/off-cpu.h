@@ -17,8 +17,13 @@ void record__config_off_cpu(struct record *rec);
 int record__load_off_cpu(struct record *rec);
 /* Recording starts: the program attached (-v names it). 0 or -errno, said. */
 int record__start_off_cpu(struct record *rec);
-/* Recording over: the blocks below the threshold, summed, as samples into
- * the file (or the next dump). 0 or -errno, said. */
+/* Recording over, its rings drained: the blocks below the threshold,
+ * summed, as samples into the file (or the exit dump), stamped with the
+ * recording's end. 0 or -errno, for the caller to say. */
 int record__off_cpu_sums(struct record *rec);
+
+/* CPU index c's events were opened anew (it came back online): the
+ * program emits into its new event. 0 or -errno. */
+int record__off_cpu_cpu_changed(struct record *rec, int c);
 
 #endif

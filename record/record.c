@@ -6,6 +6,8 @@
 #include "util/evlist.h"
 #include "record/drain-thread.h"
 #include "record/synthetic.h"
+#include "record/off-cpu.h"
+#include "bpf/off-cpu.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -570,6 +572,9 @@ int record__end_file(struct record *rec, int err)
 
 		err = w < 0 ? w : 0;
 	}
+	/* once every record is in: the sums go after the latest */
+	if (!err)
+		err = record__off_cpu_sums(rec);
 	if (err) {
 		rec->write_failed = 1;
 		pr_err("perf record: writing %s: %s: recording stopped, what was written is "
@@ -600,6 +605,11 @@ int record__last_dump(struct record *rec, int err)
 	if (d)
 		record__dump_done(rec, d);
 	rec->dump->opts.last = 1;
+	/* where the exit dump takes them, stamped before its cut */
+	dump_err = record__off_cpu_sums(rec);
+	if (dump_err)
+		pr_err("perf record: %s: the summed blocks: %s\n", OFF_CPU_OPTION,
+		       strerror(-dump_err));
 	dump_err = record__dump(rec);
 	if (!err && dump_err != -ENODATA)
 		err = dump_err;

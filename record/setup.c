@@ -40,6 +40,23 @@ static int record__fds(int *in_use, u64 *limit)
 	return *in_use < 0;
 }
 
+/* -C beside an event of every CPU (--off-cpu, --switch-output-when: a
+ * program writes into the event of the CPU it runs on, and a task's span
+ * may end on any CPU): the session's CPUs are every CPU online, the
+ * other events only the target's. Where that cannot be, those events
+ * stay on the target's CPUs. */
+static void record__every_cpu(struct evlist *evlist)
+{
+	struct cpu_map *all = cpu_map__new(NULL);
+
+	if (!all || all->nr == evlist->cpus->nr) {
+		cpu_map__put(all);
+		return;
+	}
+	evlist->target_cpus = evlist->cpus;
+	evlist->cpus = all;
+}
+
 /* Builds the cpu and thread maps for the target; prints why on failure. */
 int record__setup_maps(struct record *rec)
 {
@@ -70,6 +87,8 @@ int record__setup_maps(struct record *rec)
 	}
 	if (threads)
 		evlist__set_maps(rec->evlist, cpus, threads);
+	if (threads && t->cpu_list && evlist__has_system_wide(rec->evlist))
+		record__every_cpu(rec->evlist);
 	cpu_map__put(cpus);
 	thread_map__put(threads);
 	return threads ? 0 : -EINVAL;
@@ -262,6 +281,7 @@ int record__open(struct record *rec)
 	err = record__config(rec->evlist, opts, rec->err, sizeof(rec->err));
 	if (!err) {
 		record__config_off_cpu(rec);
+		switch_when__config(&rec->when);
 		err = evlist__open(rec->evlist, rec->err, sizeof(rec->err),
 				   opts->quiet ? -1 : opts->verbose);
 	}
@@ -343,7 +363,7 @@ int record__setup_tracking(struct record *rec)
 	err = record__check_fds(rec);
 	/* once the events are open, and before tracking starts: the
 	 * programs' own load is in the tracking of every dump */
-	if (!err && switch_when__start(&rec->when, rec->evlist, opts->verbose, rec->err,
+	if (!err && switch_when__start(&rec->when, rec->evlist, opts, rec->err,
 				       sizeof(rec->err))) {
 		pr_err("perf record: %s\n", rec->err);
 		err = -EINVAL;

@@ -23,11 +23,14 @@ int switch_when__check(struct switch_when *sw, const struct record_opts *opts, i
 		return 129;
 	}
 	/* a program writes into the event of the CPU it runs on, and a task's
-	 * span may end on any CPU */
-	if (!opts->target.system_wide || opts->target.cpu_list) {
-		pr_err("perf record: --switch-output-when needs -a: its events watch every CPU\n");
+	 * span may end on any CPU: its event is on every CPU, never "any" */
+	if (opts->target.per_thread) {
+		pr_err("perf record: --switch-output-when and --per-thread exclude each other: "
+		       "its events watch every CPU\n");
 		return 129;
 	}
+	if (!opts->target.system_wide && !opts->target.cpu_list)
+		trigger_conds__own(&sw->conds);
 	if (opts->threads_spec) {
 		pr_err("perf record: --switch-output-when is not available with --threads\n");
 		return 129;
@@ -63,13 +66,53 @@ int switch_when__add_event(struct switch_when *sw, struct evlist *evlist, char *
 	e->wake_each = 1;
 	/* the kernel takes no inherited event into a program's map */
 	e->inherit = 0;
+	/* a program writes into the event of the CPU it runs on, whatever
+	 * the task: every CPU's, of any task, whatever the target */
+	e->system_wide = 1;
 	sw->evsel = e;
 	return 0;
 }
 
-int switch_when__start(struct switch_when *sw, struct evlist *evlist, int verbose, char *err,
-		       size_t errsz)
+void switch_when__config(struct switch_when *sw)
 {
+	struct evsel *e = sw->evsel;
+
+	if (!e)
+		return;
+	/* on from the open: only the programs write into it, once started;
+	 * of any task, no exec of the workload would enable it */
+	e->attr.disabled = 0;
+	e->attr.enable_on_exec = 0;
+	e->attr.inherit = 0;
+}
+
+/* The recording's own tasks, as its thread map has them: -t's threads,
+ * else processes (-p, -u, the workload), followed into their children
+ * unless --no-inherit. None for a recording of whole CPUs. */
+static struct trigger_tasks switch_when__tasks(const struct evlist *evlist,
+					       const struct record_opts *opts)
+{
+	const struct thread_map *threads = evlist->threads;
+	struct trigger_tasks tk = { 0 };
+
+	if (opts->target.system_wide || opts->target.cpu_list || !threads ||
+	    threads->map[0] < 0)
+		return tk;
+	if (opts->target.tid) {
+		tk.tids = threads->map;
+		tk.nr_tids = threads->nr;
+	} else {
+		tk.pids = threads->map;
+		tk.nr_pids = threads->nr;
+		tk.follow = !opts->no_inherit;
+	}
+	return tk;
+}
+
+int switch_when__start(struct switch_when *sw, struct evlist *evlist,
+		       const struct record_opts *opts, char *err, size_t errsz)
+{
+	struct trigger_tasks tk = switch_when__tasks(evlist, opts);
 	struct evsel *e = sw->evsel;
 	int *cpus, *fds, nr = 0, ret;
 
@@ -89,10 +132,21 @@ int switch_when__start(struct switch_when *sw, struct evlist *evlist, int verbos
 		cpus[nr] = evlist->cpus->map[c];
 		fds[nr++] = *evsel__fd(e, c, 0);
 	}
-	ret = trigger_bpf__start(&sw->bpf, &sw->conds, cpus, fds, nr, verbose, err, errsz);
+	ret = trigger_bpf__start(&sw->bpf, &sw->conds, &tk, cpus, fds, nr, opts->verbose, err,
+				 errsz);
 	free(cpus);
 	free(fds);
 	return ret;
+}
+
+int switch_when__cpu_changed(struct switch_when *sw, const struct evlist *evlist, int c)
+{
+	struct evsel *e = sw->evsel;
+	int fd;
+
+	if (!sw->bpf || c >= e->nr_cpus || (fd = *evsel__fd(e, c, 0)) < 0)
+		return 0;
+	return trigger_bpf__set_event(sw->bpf, evlist->cpus->map[c], fd);
 }
 
 void switch_when__exit(struct switch_when *sw)

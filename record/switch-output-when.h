@@ -29,18 +29,25 @@ static inline int switch_when__on(const struct switch_when *sw)
 }
 
 /* Checks what the conditions need before anything is opened: a flight
- * recorder or --switch-output (have_switch), events of every CPU (-a),
- * no --threads, BPF that can run here, their cgroups. 0 or 129 after
- * saying why in one line. */
+ * recorder or --switch-output (have_switch), events of CPUs (no
+ * --per-thread), no --threads, BPF that can run here, their cgroups; in a
+ * recording of tasks, the conditions that name no task get own_tasks.
+ * 0 or 129 after saying why in one line. */
 int switch_when__check(struct switch_when *sw, const struct record_opts *opts, int have_switch);
 /* Adds the bpf-output event the programs write to, a forward event that
  * wakes the loop at each sample. 0 or -errno with err set. */
 int switch_when__add_event(struct switch_when *sw, struct evlist *evlist, char *err,
 			   size_t errsz);
+/* After record__config(): its event's attr, on from the open. */
+void switch_when__config(struct switch_when *sw);
 /* Loads the programs once the events are open, writing into the event's
- * fds. 0 or -errno with err set. */
-int switch_when__start(struct switch_when *sw, struct evlist *evlist, int verbose, char *err,
-		       size_t errsz);
+ * fds, watching the recording's own tasks where a condition names none
+ * (-p, -t, -u, a workload). 0 or -errno with err set. */
+int switch_when__start(struct switch_when *sw, struct evlist *evlist,
+		       const struct record_opts *opts, char *err, size_t errsz);
+/* CPU index c's events were opened anew (it came back online): the
+ * programs emit into its new event. 0 or -errno. */
+int switch_when__cpu_changed(struct switch_when *sw, const struct evlist *evlist, int c);
 /* The programs unloaded, the conditions freed (the event is the evlist's). */
 void switch_when__exit(struct switch_when *sw);
 

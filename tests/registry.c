@@ -15,7 +15,7 @@ extern const struct test_suite suite_util_parse_events, suite_util_mmap, suite_p
 	suite_daemon_daemon_config, suite_util_bpf_event, suite_buildid_dso_hits,
 	suite_buildid_mapped_file, suite_buildid_build_id_cache, suite_lib_memcpy_stream,
 	suite_record_loop, suite_util_hotplug, suite_lib_escape, suite_bpf_loader,
-	suite_bpf_trigger_cond, suite_util_event, suite_util_bpf_sideband;
+	suite_bpf_trigger_cond, suite_util_event, suite_util_bpf_sideband, suite_bpf_off_cpu;
 
 /* The kernel's rings (kernel-ring, backward-ring-buffer, twin-cut) keep
  * the places they have had; script/script checks for leaks of every
@@ -64,6 +64,7 @@ const struct test_suite *const test_suites[] = {
 	&suite_bpf_loader,
 	&suite_bpf_trigger_cond,
 	&suite_util_bpf_sideband,
+	&suite_bpf_off_cpu,
 	&suite_buildid_dso_hits,
 	&suite_buildid_mapped_file,
 	&suite_buildid_build_id_cache,

@@ -264,3 +264,11 @@ void thread_map__put(struct thread_map *map)
 	if (map && --map->refcnt == 0)
 		free(map);
 }
+
+int cpu_map__has(const struct cpu_map *map, int cpu)
+{
+	for (int i = 0; map && i < map->nr; i++)
+		if (map->map[i] == cpu)
+			return 1;
+	return 0;
+}

@@ -20,6 +20,8 @@ struct cpu_map *cpu_map__new(const char *list);
 struct cpu_map *cpu_map__new_any(void);
 struct cpu_map *cpu_map__get(struct cpu_map *map);
 void cpu_map__put(struct cpu_map *map);
+/* Whether cpu is in map (NULL: none is). */
+int cpu_map__has(const struct cpu_map *map, int cpu);
 /* Number of CPUs the kernel could ever bring online (0..N-1), for headers. */
 int cpu__max_present(void);
 

@@ -118,15 +118,11 @@ int event__parse_id_before(const struct perf_event_header *h, size_t end, u64 t,
 
 int event__set_time(struct perf_event_header *h, u64 t, u64 time)
 {
-	/* TIME is followed by ID, STREAM_ID, CPU and IDENTIFIER, as present */
-	size_t after = !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
-		       !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER);
-	size_t off, size = event__real_size(h, t);
+	size_t back = sample_id__time_back(t), size = event__real_size(h, t);
 
-	if (!(t & PERF_SAMPLE_TIME) || size < sizeof(*h) + (after + 1) * 8)
+	if (!(t & PERF_SAMPLE_TIME) || size < sizeof(*h) + back)
 		return -EINVAL;
-	off = size - (after + 1) * 8;
-	memcpy((char *)h + off, &time, sizeof(time));
+	memcpy((char *)h + size - back, &time, sizeof(time));
 	return 0;
 }
 

@@ -52,6 +52,16 @@ static inline size_t sample__time_offset(u64 sample_type)
 		!!(sample_type & PERF_SAMPLE_TID));
 }
 
+/* How far before a record's end the TIME of its sample_id trailer is:
+ * TIME is followed by ID, STREAM_ID, CPU and IDENTIFIER, as present. */
+static inline size_t sample_id__time_back(u64 sample_type)
+{
+	return sizeof(u64) * (1 + !!(sample_type & PERF_SAMPLE_ID) +
+			      !!(sample_type & PERF_SAMPLE_STREAM_ID) +
+			      !!(sample_type & PERF_SAMPLE_CPU) +
+			      !!(sample_type & PERF_SAMPLE_IDENTIFIER));
+}
+
 /* Where a sample's event id is: IDENTIFIER comes first; ID (used when every
  * event has the same layout) after IP, TID, TIME and ADDR. */
 static inline size_t sample__id_offset(u64 sample_type)

@@ -30,6 +30,7 @@ void evlist__delete(struct evlist *evlist)
 		evsel__delete(evlist->entries[i]);
 	free(evlist->entries);
 	cpu_map__put(evlist->cpus);
+	cpu_map__put(evlist->target_cpus);
 	thread_map__put(evlist->threads);
 	id_hash__exit(&evlist->ids);
 	free(evlist);
@@ -100,6 +101,14 @@ static int evsel__apply_filter(struct evsel *e, char *errbuf, size_t errsz)
 	return 0;
 }
 
+int evlist__has_system_wide(const struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->system_wide)
+			return 1;
+	return 0;
+}
+
 int evlist__whole_cpus(const struct evlist *evlist)
 {
 	return evlist->cpus && evlist->threads && evlist->cpus->nr && evlist->cpus->map[0] >= 0 &&
@@ -119,8 +128,11 @@ int evlist__open(struct evlist *evlist, char *errbuf, size_t errsz, int verbose)
 	}
 	for (int i = 0; i < evlist->nr_entries; i++) {
 		struct evsel *e = evlist->entries[i];
-		int err = evsel__open(e, evlist->cpus, e->system_wide ? any : evlist->threads,
-				      errbuf, errsz, verbose);
+		int err;
+
+		e->only_cpus = e->system_wide ? NULL : evlist->target_cpus;
+		err = evsel__open(e, evlist->cpus, e->system_wide ? any : evlist->threads,
+				  errbuf, errsz, verbose);
 
 		if (!err)
 			err = evsel__apply_filter(e, errbuf, errsz);

@@ -20,6 +20,9 @@ struct evlist {
 	int nr_entries;
 	int last_parse;		/* the first event of the last parse_events(): --filter's */
 	struct cpu_map *cpus;
+	/* -C beside events of every CPU (evsel->system_wide): the CPUs the
+	 * other events watch, cpus being every CPU online (NULL: all of cpus) */
+	struct cpu_map *target_cpus;
 	struct thread_map *threads;
 	struct mmap *fwd;	/* [cpus->nr] (--per-thread: [threads->nr]), .pc NULL where unused */
 	struct mmap *bwd;	/* [cpus->nr] or NULL */
@@ -43,6 +46,8 @@ void evlist__delete(struct evlist *evlist);
 int evlist__add(struct evlist *evlist, struct evsel *evsel);
 /* Sets the cpu and thread maps (takes a reference to each). */
 void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);
+/* Whether an event is of every CPU whatever the target (system_wide). */
+int evlist__has_system_wide(const struct evlist *evlist);
 
 /* Makes entries [first, end) one group led by the first (--group,
  * {a,b}); a NULL name is an anonymous group. 0 or -ENOMEM. */

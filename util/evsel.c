@@ -465,6 +465,9 @@ retry:
 			/* the leader's thread exited before it could be opened */
 			if (!evsel__is_leader(e) && group_fd < 0)
 				continue;
+			/* -C beside events of every CPU: a CPU it does not watch */
+			if (e->only_cpus && !cpu_map__has(e->only_cpus, cpus->map[c]))
+				continue;
 			fd = sys_perf_event_open(&e->attr, cg ? e->cgroup_fd : threads->map[t],
 						 cpus->map[c], group_fd, PERF_FLAG_FD_CLOEXEC |
 						 (cg ? PERF_FLAG_PID_CGROUP : 0));

@@ -31,6 +31,8 @@ struct evsel {
 	u16 max_stack;		/* /max-stack=N/: attr.sample_max_stack */
 	int cgroup_fd;		/* -G: its cgroup's directory, for PERF_FLAG_PID_CGROUP; or -1 */
 	int system_wide;	/* of whole CPUs (any task) whatever the session's threads */
+	/* the CPUs it is opened on, of the session's (NULL: all of them) */
+	const struct cpu_map *only_cpus;
 	u64 file_sample_type;	/* the samples' layout in files, when the recorder
 				 * rewrites them (0: attr.sample_type) */
 	int nr_cpus, nr_threads;

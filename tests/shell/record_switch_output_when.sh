@@ -166,8 +166,6 @@ refused "perf record: --switch-output-when: 'syscall>5ms,cgroup=/no-such-$$': cg
 	"${flight[@]}" --switch-output-when="syscall>5ms,cgroup=/no-such-$$"
 refused "perf record: --switch-output-when needs --switch-output or --overwrite" \
 	-a -e cpu-clock --switch-output-when='offcpu>1s'
-refused "perf record: --switch-output-when needs -a: its events watch every CPU" \
-	--overwrite --switch-output -e cpu-clock --switch-output-when='offcpu>1s'
 # a kernel without BTF: refused in one line, and the rest records as before
 PERF_TEST_VMLINUX_BTF=$TMP/no-btf refused \
 	"perf record: --switch-output-when: cannot load BPF: $TMP/no-btf: No such file or directory" \
