@@ -295,15 +295,16 @@ static void print_middle(struct script *s, const struct sample *smp, struct line
 	}
 }
 
-/* The stock perf's isprint(): its own table, Latin-1's upper half
- * printable (the C locale's is not) and raw bytes copied as they are. */
+/* The stock perf's isprint(), from its own table: Latin-1's upper half is
+ * printable (in the C locale's it is not) and copied as it is; no control
+ * byte (C0, DEL, C1) gets through. */
 static int bpf_output_printable(unsigned char c)
 {
 	return (c >= 0x20 && c < 0x7f) || c >= 0xa0;
 }
 
 /* A bpf-output event's RAW data as the stock perf prints it: a new line
- * (the only thing without RAW data), each 8 bytes as hex and as text,
+ * (all that a sample without RAW data gets), each 8 bytes as hex and text,
  * then, when the data is text ending in NULs and nothing else, that text
  * in quotes. */
 static void print_bpf_output(struct line *l, const unsigned char *data, u32 n)

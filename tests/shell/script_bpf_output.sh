@@ -16,11 +16,12 @@ all() {	# FILE [PID]
 	local f=$1 pid=(${2:+--pid $2}) F
 	script_same "$f" "$f.def" "${pid[@]}"
 	script_same "$f" "$f.G" -G "${pid[@]}"
-	for F in +bpf-output -bpf-output sw:comm,tid,event,bpf-output; do
+	# a list naming bpf-output adds to the defaults (its '-'), symbols too
+	for F in +bpf-output -bpf-output sw:comm,tid,event,bpf-output bpf-output \
+		 comm,tid,time,event,period,bpf-output; do
 		script_same "$f" "$f.F" -F "$F" "${pid[@]}"
 	done
-	for F in comm,tid,time,event,period,bpf-output comm,tid,time,event,period \
-		 bpf-output trace comm,tid,trace; do
+	for F in comm,tid,time,event,period trace comm,tid,trace; do
 		script_same "$f" "$f.F" -F "$F"
 	done
 	# a list of other fields, then bpf-output added, for all types or sw
@@ -58,7 +59,7 @@ all a.data "$(cat wl.pid)"
 # not in the first, the next
 "$PERF" record -q --overwrite --switch-output --off-cpu -a -g -o ow.data 2> ow.err &
 rec=$!
-BG_PIDS+=($rec)
+BG_PIDS+=("$rec")
 wait_ready $rec
 sh wl.sh || fail "workload"
 for n in 1 2 3; do
@@ -79,7 +80,7 @@ cp /bin/sleep sbo-nap || fail "cp sleep"
 "$PERF" record -v --overwrite --switch-output -a -e cpu-clock -F 49 -o sw.data \
 	--switch-output-when='offcpu>100ms,comm=sbo-nap' 2> sw.err &
 rec=$!
-BG_PIDS+=($rec)
+BG_PIDS+=("$rec")
 wait_ready $rec
 ./sbo-nap 0.3 || fail "sbo-nap"
 wait_line sw.err "Dump sw\.data"
@@ -97,7 +98,7 @@ all "$dump"
 # for printable bytes (Latin-1's upper half too) ending in NULs
 at=$(grep -obUa "$text" "$dump" | head -1 | cut -d: -f1)
 size=$(od -An -tu4 -j $((at - 4)) -N4 "$dump" | tr -d ' ')
-[ "$size" -ge 40 ] && [ "$size" -lt 200 ] || fail "$dump: RAW size $size at $at?"
+if [ "$size" -lt 40 ] || [ "$size" -ge 200 ]; then fail "$dump: RAW size $size at $at?"; fi
 # bytes FROM N: N bytes counting up from FROM, as printf escapes
 bytes() {
 	local i s=
@@ -108,6 +109,7 @@ bytes() {
 # them) whose stock output has a line matching WANT
 payload() {	# NAME WANT BYTES
 	cp "$dump" "$1.data" || fail "cp $1"
+	# shellcheck disable=SC2059 # BYTES: printf escapes, on purpose
 	printf "$3" | dd of="$1.data" bs=1 seek="$at" conv=notrunc status=none
 	"$STOCK" script -i "$1.data" 2>/dev/null | grep -q -- "$2" ||
 		fail "$1: the stock prints no '$2'"
