@@ -293,6 +293,59 @@ static void print_middle(struct script *s, const struct sample *smp, struct line
 	}
 }
 
+/* The stock perf's isprint(), from its own table: Latin-1's upper half is
+ * printable (in the C locale's it is not) and copied as it is; no control
+ * byte (C0, DEL, C1) gets through. */
+static int bpf_output_printable(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c >= 0xa0;
+}
+
+/* A bpf-output event's RAW data as the stock perf prints it: a new line
+ * (all that a sample without RAW data gets), each 8 bytes as hex and text,
+ * then, when the data is text ending in NULs and nothing else, that text
+ * in quotes. */
+static void print_bpf_output(struct line *l, const unsigned char *data, u32 n)
+{
+	int hit_nul = 0, text = 1;
+
+	line__putc(l, '\n');
+	for (u32 i = 0; i < n; i += 8) {
+		u32 k = MIN(n - i, 8U);
+
+		line__puts(l, i ? "                 " : "      BPF output:");
+		line__put(l, " ", 1);
+		line__num(l, i, 0, 1, 4, LINE_ZERO);
+		line__putc(l, ':');
+		for (u32 j = 0; j < 8; j++) {
+			line__putc(l, ' ');
+			if (j < k)
+				line__num(l, data[i + j], 0, 1, 2, LINE_ZERO);
+			else
+				line__put(l, "  ", 2);
+		}
+		line__put(l, "  ", 2);
+		for (u32 j = 0; j < k; j++) {
+			unsigned char c = data[i + j];
+
+			/* text: printable bytes, then NULs to the end */
+			text &= !(hit_nul && c);
+			if (!bpf_output_printable(c) && text) {
+				hit_nul |= !c;
+				text = !c;
+			}
+			line__putc(l, bpf_output_printable(c) ? (char)c : '.');
+		}
+		line__pad(l, ' ', 8 - k);
+		line__putc(l, '\n');
+	}
+	if (text && hit_nul) {
+		line__puts(l, "      BPF string: \"");
+		line__puts(l, (const char *)data);
+		line__put(l, "\"\n", 2);
+	}
+}
+
 /* What follows the address: registers and sizes, rarely asked for,
  * printed with fprintf after what l holds. */
 static void print_end(struct script *s, const struct sample *smp, struct line *l)
@@ -303,6 +356,9 @@ static void print_end(struct script *s, const struct sample *smp, struct line *l
 		print_regs(s, &smp->iregs);
 	if (HAS(s, FIELD_UREGS))
 		print_regs(s, &smp->uregs);
+	if (HAS(s, FIELD_BPF_OUTPUT) && smp->evsel->attr.type == PERF_TYPE_SOFTWARE &&
+	    smp->evsel->attr.config == PERF_COUNT_SW_BPF_OUTPUT)
+		print_bpf_output(l, smp->raw, smp->raw ? smp->raw_size : 0);
 	if (HAS(s, FIELD_PHYS_ADDR))
 		line__hex(l, smp->phys_addr, 16);
 	line__flush(l);
