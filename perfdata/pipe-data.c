@@ -4,6 +4,7 @@
  * as records; then the data, written as in a file. */
 #include "perfdata/pipe-data.h"
 #include "perfdata/data.h"
+#include "util/event.h"
 #include "util/evlist.h"
 
 #include <errno.h>
@@ -65,6 +66,49 @@ int perf_data__take_stdout(struct perf_data *d, char *errbuf, size_t errsz)
 	return 0;
 }
 
+/* An EVENT_UPDATE record for the event whose first id is id: the string
+ * str (UNIT, NAME) or the double at scale (SCALE). */
+static void pipe_event_update(struct buf *b, u64 type, u64 id, const char *str,
+			      const double *scale)
+{
+	size_t len = str ? strlen(str) + 1 : sizeof(*scale);
+	u64 pad = 0;
+	struct perf_event_header h = {
+		.type = PERF_RECORD_EVENT_UPDATE,
+		.size = sizeof(h) + 2 * sizeof(u64) + ALIGN_UP(len, sizeof(u64)),
+	};
+
+	buf__add(b, &h, sizeof(h));
+	buf__u64(b, type);
+	buf__u64(b, id);
+	buf__add(b, str ? (const void *)str : (const void *)scale, len);
+	buf__add(b, &pad, ALIGN_UP(len, sizeof(u64)) - len);
+}
+
+/* A stream has no EVENT_DESC feature: the stock perf names each event
+ * with an EVENT_UPDATE after the attrs and features (else readers make a
+ * name up from the attr, "cpu-clock:HG"), and gives the clocks' unit and
+ * scale, as perf stat reads them. */
+static void pipe_event_updates(struct buf *b, const struct evsel *e)
+{
+	const struct perf_event_attr *a = &e->attr;
+	u64 id = 0;
+
+	for (int k = 0; k < evsel__nr_id_slots(e) && !id; k++)
+		id = evsel__id_at(e, k);
+	if (!id)
+		return;
+	if (a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+					      a->config == PERF_COUNT_SW_TASK_CLOCK)) {
+		static const double msec = 1e-6;
+
+		pipe_event_update(b, EVENT_UPDATE_UNIT, id, "msec", NULL);
+		pipe_event_update(b, EVENT_UPDATE_SCALE, id, NULL, &msec);
+	}
+	if (e->name)
+		pipe_event_update(b, EVENT_UPDATE_NAME, id, e->name, NULL);
+}
+
 /* Each event's attr, then its ids, in one record. */
 static int pipe_attrs(struct buf *b, const struct evlist *evlist, char *errbuf, size_t errsz)
 {
@@ -103,6 +147,8 @@ int perf_data__create_pipe(struct perf_data *d, const struct header_info *info,
 	if (err)
 		goto out;
 	err = header__build_pipe_features(&b, info, &d->pipe_dropped);
+	for (int i = 0; !err && i < info->evlist->nr_entries; i++)
+		pipe_event_updates(&b, info->evlist->entries[i]);
 	if (!err)
 		err = b.err ? b.err : write_all(d->fd, b.p, b.len);
 	if (err)

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* EVENT_UPDATE's kinds */
-#define EVENT_UPDATE_NAME 2
 /* AUXTRACE_INFO's types the stock perf 6.1 decodes: Intel PT to HiSilicon PTT */
 #define AUXTRACE_TYPE_MAX 6
 

@@ -37,6 +37,14 @@ enum {
 	PERF_RECORD_TIME_CONV = 79,
 };
 
+/* What a PERF_RECORD_EVENT_UPDATE says of the event its id names: after
+ * {type, id} comes a NUL-ended string (UNIT, NAME) or a double (SCALE). */
+enum event_update_type {
+	EVENT_UPDATE_UNIT = 0,
+	EVENT_UPDATE_SCALE = 1,
+	EVENT_UPDATE_NAME = 2,
+};
+
 /* The flight recorder's samples start IDENTIFIER, IP, TID, TIME (see
  * record__config()), so a dump finds their time without decoding the rest. */
 #define SAMPLE_TIME_OFFSET (sizeof(struct perf_event_header) + 3 * sizeof(u64))

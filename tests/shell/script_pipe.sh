@@ -29,6 +29,12 @@ reads() {	# STREAM
 reads stock.pipe
 "$PERF" record -q -e cpu-clock -o - -- $spin > own.pipe 2>/dev/null || fail "record -o -"
 reads own.pipe
+# a stream names its events (EVENT_UPDATE), else the stock makes a name up
+# from the attr: "cpu-clock:HG"
+"$STOCK" script -i own.pipe -F event 2>/dev/null | awk '{print $1}' > names.txt
+[ "$(sort -u names.txt)" = "cpu-clock:" ] || fail "own stream: the stock names its event $(sort -u names.txt | head -2)"
+"$STOCK" script -D -i own.pipe 2>/dev/null | grep -A3 EVENT_UPDATE | grep -q '\.\.\. unit: *msec' ||
+	fail "own stream: no unit for cpu-clock"
 # tracepoints: the tracing data follows its record; names from EVENT_UPDATE
 if grep -q . /sys/kernel/tracing/events/syscalls/sys_enter_close/id 2>/dev/null; then
 	"$STOCK" record -q -e syscalls:sys_enter_close -o - -- $PERF test -w closes 20 \
