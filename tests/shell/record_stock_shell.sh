@@ -1,5 +1,5 @@
 #!/bin/bash
-# the stock perf's own shell tests pipe_test.sh and record.sh (instructions:u -> task-clock:u every 10 us; its register capture also on cpu-clock), with perf record routed to this perf and every other subcommand to the stock perf
+# the stock perf's own shell tests pipe_test.sh, record.sh and record_offcpu.sh (instructions:u -> task-clock:u every 10 us; its register capture also on cpu-clock), with perf record routed to this perf and every other subcommand to the stock perf
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 cd "$TMP" || exit 1
@@ -79,6 +79,22 @@ if [ -z "$skipped" ]; then
 	else
 		verdict "record.sh (register capture on cpu-clock)" "FAIL (exit $rc)"
 		failed="$failed${failed:+; }record.sh on cpu-clock exit $rc: $(tr '\n' ' ' < record_regs.sh.out | head -c 400)"
+	fi
+fi
+# record_offcpu.sh: --off-cpu as upstream perf means it (the stock itself
+# was built without it); its checks of the files are the stock's evlist
+# and report. Exit 2 is its skip: no BPF, no privilege.
+offcpu_src=$(script_of_package record_offcpu.sh)
+if [ -r "$offcpu_src" ]; then
+	cp "$offcpu_src" record_offcpu.sh
+	chmod +x record_offcpu.sh
+	run record_offcpu.sh
+	rc=$?
+	if [ $rc = 0 ]; then
+		verdict record_offcpu.sh PASS
+	else
+		verdict record_offcpu.sh "FAIL (exit $rc)"
+		failed="$failed${failed:+; }record_offcpu.sh exit $rc: $(tr '\n' ' ' < record_offcpu.sh.out | head -c 400)"
 	fi
 fi
 [ -z "$failed" ] || fail "$failed"
