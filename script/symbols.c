@@ -395,6 +395,7 @@ static void dso__load(struct dsos *d, struct dso *dso)
 		rc = load_perf_map(&t, dso->name);
 		break;
 	case DSO_KSYMBOL:	/* its table comes with the record */
+	case DSO_FILELESS:
 		break;
 	}
 	if (rc) {

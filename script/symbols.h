@@ -26,7 +26,8 @@ enum dso_kind {
 	DSO_KALLSYMS,	/* [kernel.kallsyms]: /proc/kallsyms, or the cache's copy of
 			 * another kernel's */
 	DSO_VDSO,	/* [vdso]: this process's own, as the kernel is the same */
-	DSO_PERF_MAP,	/* an anonymous (JIT) map: /tmp/perf-PID.map if there is one */
+	DSO_PERF_MAP,	/* anonymous code (a JIT's): /tmp/perf-PID.map if there is one */
+	DSO_FILELESS,	/* anonymous data, the stack, the heap: no symbols, no file */
 	DSO_KSYMBOL,	/* kernel code a KSYMBOL record names (a BPF program): its
 			 * one symbol is made from the record */
 };
