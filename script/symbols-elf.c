@@ -238,7 +238,10 @@ static void dso_paths(struct dso_paths *p, const struct dso *dso, const char *bu
 	p->v[DSO_PATH_ELF] = p->elf;
 	p->v[DSO_PATH_CACHED] = p->cached;
 	p->v[DSO_PATH_DEBUG] = p->debug;
-	p->v[DSO_PATH_NAME] = dso->name;
+	/* the recording names the file: a name that is no absolute path
+	 * ("[vvar]", "[anon:jit]", or any a crafted file gives) is not one
+	 * to open, else the current directory would choose what is read */
+	p->v[DSO_PATH_NAME] = dso->name[0] == '/' ? dso->name : "";
 	/* a map without a build id (the kernel's MMAP2 by default): the
 	 * file's own names its debuginfo, as the stock finds it through the
 	 * BUILD_ID feature */
