@@ -407,6 +407,8 @@ static void dso__load(struct dsos *d, struct dso *dso)
 
 int dsos__open_elf(struct dsos *d, const struct dso *dso)
 {
+	if (dso->kind == DSO_VDSO)
+		return elf__open_vdso();
 	return dso->kind == DSO_ELF ? elf__open_loadable(dso, d->buildid_dir) : -ENOENT;
 }
 

@@ -78,8 +78,9 @@ struct dso *dsos__get(struct dsos *d, enum dso_kind kind, const char *name, cons
 const struct symbol *dso__find(struct dsos *d, struct dso *dso, u64 addr, u64 *off);
 
 /* A read-only descriptor of dso's ELF file as it was recorded (its
- * build-id cache copy first), checked as the symbols' files are: the
- * caller closes it. -ENOENT when there is none (a kernel, a JIT map). */
+ * build-id cache copy first), checked as the symbols' files are, or of a
+ * copy of the vdso: the caller closes it. -ENOENT when there is none (a
+ * kernel, a JIT map, memory with no file). */
 int dsos__open_elf(struct dsos *d, const struct dso *dso);
 
 /* s's name, owned by dso. */
