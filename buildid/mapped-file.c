@@ -83,8 +83,13 @@ static int path_fd(const char *name)
 		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	long fd = syscall(SYS_openat2, AT_FDCWD, name, &how, sizeof(how));
+	long fd;
 
+	/* a kernel's name of a file is absolute: another ("[stack]", or
+	 * one a crafted record gives) would be looked up in the cwd */
+	if (name[0] != '/')
+		return -EINVAL;
+	fd = syscall(SYS_openat2, AT_FDCWD, name, &how, sizeof(how));
 	if (fd >= 0)
 		return fd;
 	/* before Linux 5.6, or a seccomp filter that does not know it */

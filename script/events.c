@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* The body of a non-sample record without its sample_id trailer (trailer
  * bytes), and a check that a string at str_off ends inside it. */
@@ -25,18 +26,22 @@ static int body_ok(const struct perf_event_header *h, size_t trailer, size_t fix
 static int script__mmap(struct script *s, const struct perf_event_header *h, size_t fixed)
 {
 	const char *b = (const char *)(h + 1);
-	u64 start, len, pgoff;
+	struct mmap_desc d = { .filename = b + fixed, .bid = (const u8 *)b + 36 };
 	u32 pid;
-	u8 bid_len = 0;
 
 	memcpy(&pid, b, 4);
-	memcpy(&start, b + 8, 8);
-	memcpy(&len, b + 16, 8);
-	memcpy(&pgoff, b + 24, 8);
-	if (h->type == PERF_RECORD_MMAP2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
-		bid_len = MIN((u8)b[32], BUILD_ID_SIZE);
-	return machine__mmap(&s->machine, pid, start, len, pgoff, b + fixed,
-			     (const u8 *)b + 36, bid_len);
+	memcpy(&d.start, b + 8, 8);
+	memcpy(&d.len, b + 16, 8);
+	memcpy(&d.pgoff, b + 24, 8);
+	if (h->type == PERF_RECORD_MMAP2) {
+		memcpy(&d.prot, b + 56, 4);
+		memcpy(&d.flags, b + 60, 4);
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+			d.bid_len = MIN((u8)b[32], BUILD_ID_SIZE);
+	} else if (!(h->misc & PERF_RECORD_MISC_MMAP_DATA)) {
+		d.prot = PROT_EXEC;
+	}
+	return machine__mmap(&s->machine, pid, &d);
 }
 
 static int script__sample(struct script *s, const struct perf_event_header *h)

@@ -9,6 +9,7 @@
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* The maps of the kernel's code that KSYMBOL records name, kept among the
  * processes' under a pid no process has. */
@@ -169,20 +170,26 @@ static int maps__insert(struct machine *m, struct maps *p, const struct map *map
 	return 0;
 }
 
-static int is_anon(const char *name)
+/* Memory with no file behind it, as the stock perf tells it by name:
+ * anonymous maps (and hugetlbfs, whatever its name) and the kernel's
+ * pseudo names of the stack, the heap and SysV shared memory. Their
+ * addresses show as they are, and no file of their name is ever opened:
+ * "[stack]" or "[heap]" would be one in the current directory. */
+static int is_fileless(const char *name, u32 flags)
 {
-	return !strncmp(name, "//anon", 6) || !strncmp(name, "/dev/zero", 9) ||
-	       !strncmp(name, "/anon_hugepage", 14);
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14) || (flags & MAP_HUGETLB) ||
+	       !strncmp(name, "[stack", 6) || !strncmp(name, "/SYSV", 5) || !strcmp(name, "[heap]");
 }
 
-int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
-		  const char *filename, const u8 *bid, int bid_len)
+int machine__mmap(struct machine *m, u32 pid, const struct mmap_desc *d)
 {
-	struct map map = { start, start + len, pgoff, NULL, 0 };
+	struct map map = { d->start, d->start + d->len, d->pgoff, NULL, 0 };
+	const char *filename = d->filename;
 	char perf_map[64];
 	struct maps *p;
 
-	if (!len || map.end < start)
+	if (!d->len || map.end < d->start)
 		return 0;
 	if (pid == (u32)-1) {
 		/* modules and the rest of the kernel's maps are not followed,
@@ -190,15 +197,22 @@ int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
 		 * whatever kallsyms knows above its text, as in the stock perf
 		 * on a machine without modules */
 		if (!strncmp(filename, "[kernel.kallsyms]", 17))
-			m->kernel_map.start = start;
+			m->kernel_map.start = d->start;
 		return 0;
 	}
-	if (is_anon(filename)) {
-		/* JITs describe such code in a perf map, by address */
-		snprintf(perf_map, sizeof(perf_map), "/tmp/perf-%u.map", pid);
-		map.dso = dsos__get(m->dsos, DSO_PERF_MAP, perf_map, NULL, 0);
+	if (is_fileless(filename, d->flags)) {
 		map.identity = 1;
+		/* JITs describe such code in a perf map, by address; data
+		 * there (a return address into the stack) has no symbols */
+		if (d->prot & PROT_EXEC) {
+			snprintf(perf_map, sizeof(perf_map), "/tmp/perf-%u.map", pid);
+			map.dso = dsos__get(m->dsos, DSO_PERF_MAP, perf_map, NULL, 0);
+		} else {
+			map.dso = dsos__get(m->dsos, DSO_FILELESS, filename, NULL, 0);
+		}
 	} else {
+		const u8 *bid = d->bid;
+		int bid_len = d->bid_len;
 		u8 fbid[BUILD_ID_SIZE];
 
 		/* a map without one (the kernel's MMAP2 by default): the id the

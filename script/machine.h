@@ -9,7 +9,7 @@
 #include "script/symbols.h"
 
 /* One mapping of a process: [start, end) shows dso from file offset pgoff
- * (an anonymous map shows its addresses as they are). */
+ * (identity: memory with no file, whose addresses show as they are). */
 struct map {
 	u64 start, end, pgoff;
 	struct dso *dso;
@@ -53,11 +53,19 @@ int build_id_feature__kernel(const void *body, u64 size, u8 bid[BUILD_ID_SIZE]);
 int build_id_feature__find(const void *body, u64 size, const char *dso, u8 bid[BUILD_ID_SIZE]);
 void machine__exit(struct machine *m);
 
-/* An MMAP or MMAP2 record: pid -1 with a [kernel.kallsyms] name is the
- * kernel; later maps cut away what they overlap. bid_len 0: no build id.
- * 0 or -ENOMEM. */
-int machine__mmap(struct machine *m, u32 pid, u64 start, u64 len, u64 pgoff,
-		  const char *filename, const u8 *bid, int bid_len);
+/* What an MMAP or MMAP2 record says of a map. An MMAP has no prot: the
+ * stock takes PROT_EXEC unless PERF_RECORD_MISC_MMAP_DATA, and no flags. */
+struct mmap_desc {
+	u64 start, len, pgoff;
+	u32 prot, flags;	/* PROT_*, MAP_* (MAP_HUGETLB: no file to read) */
+	const char *filename;
+	const u8 *bid;
+	int bid_len;		/* 0: no build id */
+};
+
+/* An MMAP or MMAP2 record of pid: pid -1 with a [kernel.kallsyms] name is
+ * the kernel; later maps cut away what they overlap. 0 or -ENOMEM. */
+int machine__mmap(struct machine *m, u32 pid, const struct mmap_desc *d);
 /* A FORK record: a new process starts with a copy of its parent's maps
  * (clone), or with none where the stock perf's synthesized FORK says that
  * the process's own MMAPs follow (PERF_RECORD_MISC_FORK_EXEC): the

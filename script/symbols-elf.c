@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -238,7 +239,10 @@ static void dso_paths(struct dso_paths *p, const struct dso *dso, const char *bu
 	p->v[DSO_PATH_ELF] = p->elf;
 	p->v[DSO_PATH_CACHED] = p->cached;
 	p->v[DSO_PATH_DEBUG] = p->debug;
-	p->v[DSO_PATH_NAME] = dso->name;
+	/* the recording names the file: a name that is no absolute path
+	 * ("[vvar]", "[anon:jit]", or any a crafted file gives) is not one
+	 * to open, else the current directory would choose what is read */
+	p->v[DSO_PATH_NAME] = dso->name[0] == '/' ? dso->name : "";
 	/* a map without a build id (the kernel's MMAP2 by default): the
 	 * file's own names its debuginfo, as the stock finds it through the
 	 * BUILD_ID feature */
@@ -316,20 +320,31 @@ int elf__load_dso(struct symtab *t, struct dso *dso, const char *buildid_dir)
 	return -ENOENT;
 }
 
-int elf__load_vdso(struct symtab *t, struct dso *dso)
+/* This process's vdso image (the same kernel made the recorded one): its
+ * start and size, 0 if there is none to read. */
+static u64 vdso_image(const Elf64_Ehdr **image)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
 	u64 size;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return 0;
+	/* the section headers come last in the image */
+	size = eh->e_shoff + (u64)eh->e_shnum * eh->e_shentsize;
+	*image = eh;
+	return size <= MAX_VDSO_SIZE ? size : 0;
+}
+
+int elf__load_vdso(struct symtab *t, struct dso *dso)
+{
+	const Elf64_Ehdr *eh;
+	u64 size = vdso_image(&eh);
 	char *copy;
 	Elf *elf;
 	int rc;
 
-	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	if (!size)
 		return -ENOENT;
-	/* the section headers come last in the image */
-	size = eh->e_shoff + (u64)eh->e_shnum * eh->e_shentsize;
-	if (size > MAX_VDSO_SIZE)
-		return -EFBIG;
 	/* libelf gets a copy it may write to, not the mapping */
 	copy = malloc(size);
 	if (!copy)
@@ -346,4 +361,23 @@ int elf__load_vdso(struct symtab *t, struct dso *dso)
 	elf_end(elf);
 	free(copy);
 	return rc;
+}
+
+int elf__open_vdso(void)
+{
+	const Elf64_Ehdr *eh;
+	u64 size = vdso_image(&eh);
+	int fd, rc;
+
+	if (!size)
+		return -ENOENT;
+	fd = memfd_create("[vdso]", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = write_all(fd, eh, size);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
 }

@@ -38,5 +38,8 @@ int elf__open_loadable(const struct dso *dso, const char *buildid_dir);
 /* The functions of this process's vdso: the same kernel made the
  * recorded one. 0 or -errno. */
 int elf__load_vdso(struct symtab *t, struct dso *dso);
+/* A read-only-in-spirit descriptor of a copy of that vdso (a memfd), as
+ * unwinding reads its CFI; the caller closes it. -errno if none. */
+int elf__open_vdso(void);
 
 #endif

@@ -395,6 +395,7 @@ static void dso__load(struct dsos *d, struct dso *dso)
 		rc = load_perf_map(&t, dso->name);
 		break;
 	case DSO_KSYMBOL:	/* its table comes with the record */
+	case DSO_FILELESS:
 		break;
 	}
 	if (rc) {
@@ -406,6 +407,8 @@ static void dso__load(struct dsos *d, struct dso *dso)
 
 int dsos__open_elf(struct dsos *d, const struct dso *dso)
 {
+	if (dso->kind == DSO_VDSO)
+		return elf__open_vdso();
 	return dso->kind == DSO_ELF ? elf__open_loadable(dso, d->buildid_dir) : -ENOENT;
 }
 

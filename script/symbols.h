@@ -26,7 +26,8 @@ enum dso_kind {
 	DSO_KALLSYMS,	/* [kernel.kallsyms]: /proc/kallsyms, or the cache's copy of
 			 * another kernel's */
 	DSO_VDSO,	/* [vdso]: this process's own, as the kernel is the same */
-	DSO_PERF_MAP,	/* an anonymous (JIT) map: /tmp/perf-PID.map if there is one */
+	DSO_PERF_MAP,	/* anonymous code (a JIT's): /tmp/perf-PID.map if there is one */
+	DSO_FILELESS,	/* anonymous data, the stack, the heap: no symbols, no file */
 	DSO_KSYMBOL,	/* kernel code a KSYMBOL record names (a BPF program): its
 			 * one symbol is made from the record */
 };
@@ -77,8 +78,9 @@ struct dso *dsos__get(struct dsos *d, enum dso_kind kind, const char *name, cons
 const struct symbol *dso__find(struct dsos *d, struct dso *dso, u64 addr, u64 *off);
 
 /* A read-only descriptor of dso's ELF file as it was recorded (its
- * build-id cache copy first), checked as the symbols' files are: the
- * caller closes it. -ENOENT when there is none (a kernel, a JIT map). */
+ * build-id cache copy first), checked as the symbols' files are, or of a
+ * copy of the vdso: the caller closes it. -ENOENT when there is none (a
+ * kernel, a JIT map, memory with no file). */
 int dsos__open_elf(struct dsos *d, const struct dso *dso);
 
 /* s's name, owned by dso. */

@@ -265,7 +265,8 @@ static void report_map(struct unwind_cache *c, Dwfl *dwfl, const struct map *map
 	void **ud;
 	u64 bias;
 
-	if (map->identity || map->dso->kind != DSO_ELF || id_hash__find(seen, (uintptr_t)map->dso) ||
+	if (map->identity || (map->dso->kind != DSO_ELF && map->dso->kind != DSO_VDSO) ||
+	    id_hash__find(seen, (uintptr_t)map->dso) ||
 	    seen->nr >= MAX_MODULES || id_hash__add(seen, (uintptr_t)map->dso, map->dso))
 		return;
 	d = uw_dso__get(c, map->dso);
@@ -326,7 +327,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return true;
 	}
 	map = machine__user_map(c->m, smp->pid, addr);
-	if (!map || map->identity || map->dso->kind != DSO_ELF)
+	if (!map || map->identity || (map->dso->kind != DSO_ELF && map->dso->kind != DSO_VDSO))
 		return false;
 	d = uw_dso__get(c, map->dso);
 	off = addr - map->start + map->pgoff;
@@ -412,6 +413,24 @@ static Dwfl *unwind_cache__proc(struct unwind_cache *c, u32 pid)
 	return p->dwfl;
 }
 
+/* Whether the stock's unwinder goes on from a frame at pc: only where the
+ * process maps a file there that it can read CFI from; otherwise its
+ * find_proc_info fails and the stack ends. libdw would guess a caller from
+ * the frame pointer instead: code in the stack, the heap, a JIT's memory,
+ * or a file that is gone, ends the stack here too. (Where the file is
+ * there but its CFI does not cover pc, both fall back to the frame
+ * pointer.) */
+static int has_cfi(struct unwind_cache *c, u64 pc)
+{
+	const struct map *map = machine__user_map(c->m, c->smp->pid, pc);
+	struct uw_dso *d;
+
+	if (!map || map->identity || (map->dso->kind != DSO_ELF && map->dso->kind != DSO_VDSO))
+		return 0;
+	d = uw_dso__get(c, map->dso);
+	return d && d->fd >= 0;
+}
+
 /* Each frame's pc after the first (the ip, already there). */
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
@@ -421,11 +440,14 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
-	if (c->nr++ == 0)
-		return DWARF_CB_OK;
 	/* a return address is after the call: its last byte is the caller's */
-	c->pcs[c->nr - 1] = activation ? pc : pc - 1;
-	return c->nr < c->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	if (c->nr++)
+		c->pcs[c->nr - 1] = pc;
+	if (c->nr >= c->max || !has_cfi(c, pc))
+		return DWARF_CB_ABORT;
+	return DWARF_CB_OK;
 }
 
 int unwind__has_stack(const struct sample *smp)

@@ -91,6 +91,10 @@ static int by_name(struct tree *t)
 	TEST_ASSERT(mapped_file__open(at(t, "alias/bin"), NULL) == -ESTALE, "a link as a directory");
 	TEST_ASSERT(mapped_file__open("/dev/null", NULL) == -ESTALE, "a device");
 	TEST_ASSERT(mapped_file__open(at(t, "gone"), NULL) == -ENOENT, "no file");
+	/* a relative name ("[stack]") names no file: the cwd would choose */
+	TEST_ASSERT(!chdir(t->dir), "chdir %s", t->dir);
+	fd = mapped_file__open("real/bin", NULL);
+	TEST_ASSERT(fd == -EINVAL && !chdir("/"), "a relative name opened: %d", fd);
 	return TEST_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 static int test_maps(struct test_ctx *ctx)
@@ -20,9 +21,11 @@ static int test_maps(struct test_ctx *ctx)
 	(void)ctx;
 
 	TEST_ASSERT(d && !machine__init(&m, d, NULL, 0), "init");
-	TEST_ASSERT(!machine__mmap(&m, 10, 0x10000, 0x4000, 0, "/nonexistent/a", NULL, 0), "a");
+	TEST_ASSERT(!machine__mmap(&m, 10, &(struct mmap_desc){ 0x10000, 0x4000, 0, PROT_EXEC, 0,
+								"/nonexistent/a", NULL, 0 }), "a");
 	/* cuts a in two: what is left right of it keeps its file offset */
-	TEST_ASSERT(!machine__mmap(&m, 10, 0x11000, 0x1000, 0x5000, "/nonexistent/b", NULL, 0), "b");
+	TEST_ASSERT(!machine__mmap(&m, 10, &(struct mmap_desc){ 0x11000, 0x1000, 0x5000, PROT_EXEC, 0,
+								"/nonexistent/b", NULL, 0 }), "b");
 	machine__resolve(&m, 10, PERF_RECORD_MISC_USER, 0x12345, &al);
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/nonexistent/a") && al.rel == 0x2345 &&
 		    !al.sym, "right of b: %s %#llx", al.map ? al.map->dso->name : "-",
@@ -33,7 +36,8 @@ static int test_maps(struct test_ctx *ctx)
 	machine__resolve(&m, 10, PERF_RECORD_MISC_USER, 0x14000, &al);
 	TEST_ASSERT(!al.map && al.rel == 0x14000, "past a");
 	/* anonymous code is looked up by address, in the JIT's perf map */
-	TEST_ASSERT(!machine__mmap(&m, 10, 0x20000, 0x1000, 0x20000, "//anon", NULL, 0), "anon");
+	TEST_ASSERT(!machine__mmap(&m, 10, &(struct mmap_desc){ 0x20000, 0x1000, 0x20000, PROT_EXEC, 0,
+								"//anon", NULL, 0 }), "anon");
 	machine__resolve(&m, 10, PERF_RECORD_MISC_USER, 0x20010, &al);
 	TEST_ASSERT(al.map && !strcmp(al.map->dso->name, "/tmp/perf-10.map") && al.rel == 0x20010,
 		    "anon: %s", al.map ? al.map->dso->name : "-");
@@ -49,8 +53,9 @@ static int test_maps(struct test_ctx *ctx)
 	machine__resolve(&m, 11, PERF_RECORD_MISC_USER, 0x11010, &al);
 	TEST_ASSERT(!al.map, "synthesized child: %s", al.map ? al.map->dso->name : "-");
 	/* the kernel from its MMAP on; below it nothing */
-	TEST_ASSERT(!machine__mmap(&m, -1, 0xffffffff81000000ULL, 0x1000, 0,
-				   "[kernel.kallsyms]_text", NULL, 0), "kernel");
+	TEST_ASSERT(!machine__mmap(&m, -1, &(struct mmap_desc){ 0xffffffff81000000ULL, 0x1000, 0,
+								PROT_EXEC, 0, "[kernel.kallsyms]_text",
+								NULL, 0 }), "kernel");
 	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffff80000000ULL, &al);
 	TEST_ASSERT(!al.map, "below the kernel");
 	machine__resolve(&m, 10, PERF_RECORD_MISC_KERNEL, 0xffffffff83000000ULL, &al);
@@ -86,6 +91,59 @@ static int test_maps(struct test_ctx *ctx)
 	}
 	dsos__delete(d);
 	return TEST_OK;
+}
+
+/* Maps with no file behind them, by the stock's names and flags: their
+ * addresses as they are, code in the JIT's perf map, data in a DSO of
+ * their own name without symbols; other names keep their file offsets. */
+static int test_fileless(struct test_ctx *ctx)
+{
+	static const struct {
+		const char *name;
+		u32 prot, flags;
+		const char *dso;	/* NULL: a file, its offset shown */
+	} maps[] = {
+		{ "[stack]", PROT_READ | PROT_WRITE, 0, "[stack]" },
+		{ "[stack]", PROT_EXEC, 0, "/tmp/perf-10.map" },
+		{ "[stack:123]", PROT_READ, 0, "[stack:123]" },
+		{ "[heap]", PROT_READ | PROT_WRITE, 0, "[heap]" },
+		{ "[heap]", PROT_READ | PROT_EXEC, 0, "/tmp/perf-10.map" },
+		{ "//anon", PROT_READ, 0, "//anon" },
+		{ "/SYSV00000000 (deleted)", PROT_READ | PROT_EXEC, 0, "/tmp/perf-10.map" },
+		{ "/dev/zero (deleted)", PROT_READ, 0, "/dev/zero (deleted)" },
+		{ "/anon_hugepage (deleted)", PROT_READ, 0, "/anon_hugepage (deleted)" },
+		{ "/dev/hugepages/x", PROT_READ | PROT_EXEC, MAP_HUGETLB, "/tmp/perf-10.map" },
+		{ "/dev/hugepages/x", PROT_READ | PROT_EXEC, 0, NULL },
+		{ "[vvar]", PROT_READ, 0, NULL },
+		{ "[heapx]", PROT_READ, 0, NULL },
+		{ "//anonx", PROT_READ, 0, NULL },
+	};
+	struct dsos *d = dsos__new("/nonexistent");
+	struct machine m;
+	struct addr_loc al;
+	int ret = TEST_OK;
+
+	(void)ctx;
+	TEST_ASSERT(d && !machine__init(&m, d, NULL, 0), "init");
+	for (size_t i = 0; i < ARRAY_SIZE(maps); i++) {
+		u64 start = 0x7ffd00000000ULL + (i << 20), ip = start + 0x1234;
+		const char *want = maps[i].dso ? maps[i].dso : maps[i].name;
+		u64 rel = maps[i].dso ? ip : 0x7ffffffde000ULL + 0x1234;
+
+		TEST_ASSERT(!machine__mmap(&m, 10, &(struct mmap_desc){
+						   start, 0x21000, 0x7ffffffde000ULL, maps[i].prot,
+						   maps[i].flags, maps[i].name, NULL, 0 }), "mmap");
+		machine__resolve(&m, 10, PERF_RECORD_MISC_USER, ip, &al);
+		if (!al.map || strcmp(al.map->dso->name, want) || al.rel != rel || al.sym) {
+			fprintf(stderr, "  %s: %s %#llx, not %s %#llx\n", maps[i].name,
+				al.map ? al.map->dso->name : "-", (unsigned long long)al.rel, want,
+				(unsigned long long)rel);
+			ret = TEST_FAIL;
+		}
+	}
+	machine__exit(&m);
+	dsos__delete(d);
+	return ret;
 }
 
 /* A HEADER_BUILD_ID feature: a user DSO's entry, then the kernel's. */
@@ -184,5 +242,5 @@ static int test_kernel(struct test_ctx *ctx)
 
 TEST_SUITE(suite_script_machine, "script/machine",
 	   "perf script's maps: cut maps, forks, the JIT's perf map, 5000 files, the kernel's "
-	   "symbols by the recording's build id",
-	   test_maps, test_kernel);
+	   "symbols by the recording's build id, memory with no file as the stock tells it",
+	   test_maps, test_kernel, test_fileless);

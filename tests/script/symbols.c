@@ -197,6 +197,48 @@ static int test_broken(struct dsos *d, const char *dir, const char *exe, u64 off
 	return ret;
 }
 
+/* A map's name that is no absolute path ("[vvar]", "[anon:jit]", or any
+ * a crafted file gives) names no file: a copy of exe under that name in
+ * the current directory is never read, while the same copy named by its
+ * absolute path is. */
+static int test_relative(struct dsos *d, const char *dir, const char *exe, u64 off)
+{
+	static const char *const names[] = { "[vvar]", "[anon:jit]", "perf", "./perf" };
+	char path[PATH_MAX], cwd[PATH_MAX];
+	size_t len;
+	char *img = read_file(exe, &len);
+	struct dso *dso;
+	const struct symbol *s;
+	int ret = TEST_OK, fd;
+	u64 o;
+
+	TEST_ASSERT(img && getcwd(cwd, sizeof(cwd)) && !chdir(dir), "read %s, chdir %s", exe, dir);
+	for (size_t i = 0; ret == TEST_OK && i < ARRAY_SIZE(names); i++) {
+		ret = write_bytes(names[i] + (names[i][0] == '.' ? 2 : 0), img, len);
+		dso = ret ? NULL : dsos__get(d, DSO_ELF, names[i], NULL, 0);
+		fd = dso ? dsos__open_elf(d, dso) : -1;
+		if (fd >= 0)
+			close(fd);
+		s = dso ? dso__find(d, dso, off, &o) : NULL;
+		if (!dso || fd != -ENOENT || s) {
+			fprintf(stderr, "  %s: %s\n", names[i], s ? symbol__name(dso, s) : "opened");
+			ret = TEST_FAIL;
+		}
+		/* the same file by its absolute path: read */
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i] + (names[i][0] == '.' ? 2 : 0));
+		dso = ret ? NULL : dsos__get(d, DSO_ELF, path, NULL, 0);
+		s = dso ? dso__find(d, dso, off, &o) : NULL;
+		if (ret == TEST_OK && (!s || strcmp(symbol__name(dso, s), "self_offset"))) {
+			fprintf(stderr, "  %s: not read\n", path);
+			ret = TEST_FAIL;
+		}
+	}
+	free(img);
+	if (chdir(cwd))
+		ret = TEST_FAIL;
+	return ret;
+}
+
 static int test_self(struct test_ctx *ctx)
 {
 	char exe[PATH_MAX], dir[] = "/tmp/perf-test-sym-XXXXXX", link[PATH_MAX + 64];
@@ -255,6 +297,8 @@ static int test_self(struct test_ctx *ctx)
 		    s ? symbol__name(dso, s) : "none");
 	dsos__delete(cached);
 	ret = test_broken(d, dir, exe, off);
+	if (ret == TEST_OK)
+		ret = test_relative(d, dir, exe, off);
 	dsos__delete(d);
 	/* the test's own files, whatever the outcome */
 	{
@@ -269,5 +313,5 @@ static int test_self(struct test_ctx *ctx)
 
 TEST_SUITE(suite_script_symbols, "script/symbols",
 	   "perf script's symbols: the stock's rules, this binary, the build-id cache, broken "
-	   "files",
+	   "files, relative names never opened",
 	   test_rules, test_self);

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define NR_REGS 24	/* AX..GS, R8..R15: what --call-graph dwarf samples */
@@ -53,7 +54,8 @@ static int test_garbage(struct test_ctx *ctx)
 	(void)ctx;
 	TEST_ASSERT(len > 0 && d && !machine__init(&m, d, NULL, 0), "init");
 	exe[len] = 0;
-	TEST_ASSERT(!machine__mmap(&m, 7, MAP_START, 0x2000000, 0, exe, NULL, 0), "mmap");
+	TEST_ASSERT(!machine__mmap(&m, 7, &(struct mmap_desc){ MAP_START, 0x2000000, 0, PROT_EXEC, 0,
+							       exe, NULL, 0 }), "mmap");
 	/* nothing to start from: no frame */
 	garbage_sample(&smp, regs, stack, 1024, &state);
 	smp.uregs.regs = NULL;
