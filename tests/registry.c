@@ -14,7 +14,8 @@ extern const struct test_suite suite_util_parse_events, suite_util_mmap, suite_p
 	suite_script_unwind, suite_script_pprof,
 	suite_daemon_daemon_config, suite_util_bpf_event, suite_buildid_dso_hits,
 	suite_buildid_mapped_file, suite_buildid_build_id_cache, suite_lib_memcpy_stream,
-	suite_record_loop, suite_util_hotplug, suite_lib_escape, suite_bpf_loader,
+	suite_record_loop, suite_util_hotplug, suite_lib_escape, suite_lib_json, suite_lib_spawn,
+	suite_bpf_loader,
 	suite_bpf_trigger_cond;
 
 /* The kernel's rings (kernel-ring, backward-ring-buffer, twin-cut) keep
@@ -28,6 +29,8 @@ const struct test_suite *const test_suites[] = {
 	&suite_util_tp,
 	&suite_lib_util,
 	&suite_lib_escape,
+	&suite_lib_json,
+	&suite_lib_spawn,
 	&suite_kernel_ring,
 	&suite_backward_ring_buffer,
 	&suite_twin_cut,
