@@ -78,7 +78,7 @@ void json__double(struct json *j, const char *key, double v)
 {
 	json__member(j, key);
 	if (isfinite(v))
-		fprintf(j->f, "%.9g", v);
+		fprintf(j->f, "%.17g", v);
 	else
 		fputs("null", j->f);
 }

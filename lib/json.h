@@ -30,7 +30,7 @@ void json__end(struct json *j, char close);
 void json__str(struct json *j, const char *key, const char *s);
 void json__s64(struct json *j, const char *key, long long v);
 void json__u64(struct json *j, const char *key, unsigned long long v);
-/* A number with up to 9 decimals (a time in seconds); null if not finite. */
+/* A number as exact as a double holds it; null if not finite. */
 void json__double(struct json *j, const char *key, double v);
 void json__bool(struct json *j, const char *key, int v);
 void json__null(struct json *j, const char *key);

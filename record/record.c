@@ -307,9 +307,12 @@ static struct header_info record__info(struct record *rec)
  * post-dump run (unless it was rotated away already). */
 static void record__dump_placed(struct record *rec, const char *placed)
 {
+	char cwd[PATH_MAX], *last = NULL;
 	struct timespec ts;
-	char *last = strdup(placed);
 
+	/* the path a reader of the state file can use from anywhere */
+	if (placed[0] == '/' || !getcwd(cwd, sizeof(cwd)) || asprintf(&last, "%s/%s", cwd, placed) < 0)
+		last = strdup(placed);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	free(rec->last_dump);
 	rec->last_dump = last;
