@@ -14,7 +14,8 @@ extern const struct test_suite suite_util_parse_events, suite_util_mmap, suite_p
 	suite_script_unwind, suite_script_pprof,
 	suite_daemon_daemon_config, suite_util_bpf_event, suite_buildid_dso_hits,
 	suite_buildid_mapped_file, suite_buildid_build_id_cache, suite_lib_memcpy_stream,
-	suite_record_loop, suite_util_hotplug, suite_lib_escape, suite_lib_json, suite_lib_spawn,
+	suite_record_loop, suite_record_post_dump, suite_util_hotplug, suite_lib_escape,
+	suite_lib_json, suite_lib_spawn,
 	suite_bpf_loader,
 	suite_bpf_trigger_cond;
 
@@ -48,6 +49,7 @@ const struct test_suite *const test_suites[] = {
 	&suite_flight_record_index,
 	&suite_record_drain,
 	&suite_record_loop,
+	&suite_record_post_dump,
 	&suite_lib_parse_options,
 	&suite_script_comm_map,
 	&suite_script_script,

@@ -25,7 +25,15 @@ wait_ready "$A"
 wait_ready "$B"
 
 dumps() { grep -c '^\[ perf record: Dump ' "$1"; }
-has_dumps() { [ "$(dumps "$1")" -ge "$2" ]; }
+# waits for recorder WHO's Nth dump; fails with what its stderr says last
+wait_dump() {	# WHO N
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		[ "$(dumps "$1.err")" -ge "$2" ] && return 0
+		sleep 0.01
+	done
+	fail "recorder $1: dump $2 after 30 s: $(tail -3 "$1.err")"
+}
 now() { date +%s.%N; }
 
 # a trigger every second: each dump must be in place long before the
@@ -34,8 +42,8 @@ worst=0
 for ((i = 1; i <= N; i++)); do
 	t0=$(now)
 	kill -USR2 "$A" "$B"
-	wait_until "recorder A: dump $i" has_dumps a.err "$i"
-	wait_until "recorder B: dump $i" has_dumps b.err "$i"
+	wait_dump a "$i"
+	wait_dump b "$i"
 	lat=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 	log "dump $i in place $lat s after its SIGUSR2"
 	worst=$(awk -v w="$worst" -v l="$lat" 'BEGIN { print (l > w) ? l : w }')
