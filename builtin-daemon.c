@@ -5,6 +5,7 @@
 #include "daemon/daemon.h"
 #include "daemon/daemon-client.h"
 #include "daemon/daemon-config.h"
+#include "daemon/daemon-json.h"
 #include "daemon/daemon-session.h"
 #include "daemon/daemon-status.h"
 #include "lib/escape.h"
@@ -172,6 +173,12 @@ static int cmd_daemon_list(struct daemon_opts *o)
 
 	if (!st)
 		return 1;
+	if (o->json) {
+		daemon_json__print(stdout, st, base, NULL);
+		daemon_status__delete(st);
+		free(base);
+		return fflush(stdout) ? 1 : 0;
+	}
 	if (x)
 		printf("%d%sdaemon%s%s%s%s/output%s%s/lock%s%ld\n", (int)st->pid, x, x, base, x,
 		       base, x, base, x, up_minutes(st->started));
@@ -214,18 +221,44 @@ static const char *client_error(int err)
 				"the session)" : strerror(-err);
 }
 
+/* ping --json: the listing's object, each session pinged with its answer;
+ * with --session, that session alone. */
+static void print_ping_json(struct daemon_status *st, const char *base, const char *session,
+			      const char **pings)
+{
+	int k = 0;
+
+	for (int i = 0; i < st->nr; i++) {
+		if (session && strcmp(session, st->sessions[i].name)) {
+			free(st->sessions[i].name);
+			free(st->sessions[i].run);
+			continue;
+		}
+		st->sessions[k] = st->sessions[i];
+		pings[k++] = pings[i];
+	}
+	st->nr = k;
+	daemon_json__print(stdout, st, base, pings);
+}
+
 /* ping and signal: each session, or the one --session names. */
 static int cmd_daemon_each(struct daemon_opts *o, int signal_it)
 {
 	char *base, dir[PATH_MAX], dump[PATH_MAX], why[PATH_MAX + 512], text[ESCAPE_LOG_SIZE];
 	struct daemon_status *st = client_status(o, &base);
 	int found = 0, failed = 0;
+	const char **pings = NULL;
 
 	if (!st)
 		return 1;
 	/* the status may lag (a full disk): the sessions' fifos tell too */
 	if (daemon_status__add_sessions(st, base, o->session))
 		pr_err("perf daemon: %s: %s\n", base, strerror(ENOMEM));
+	if (o->json && !(pings = calloc(st->nr + 1, sizeof(*pings)))) {
+		pr_err("perf daemon: %s\n", strerror(ENOMEM));
+		failed = 1;
+		goto out;
+	}
 	signal(SIGPIPE, SIG_IGN);	/* a recorder that ends as we write */
 	for (int i = 0; i < st->nr; i++) {
 		struct status_session *s = &st->sessions[i];
@@ -237,7 +270,9 @@ static int cmd_daemon_each(struct daemon_opts *o, int signal_it)
 		snprintf(dir, sizeof(dir), "%s/session-%s", base, s->name);
 		if (!signal_it) {
 			err = session__ping(dir, PING_TIMEOUT_MS);
-			if (err)
+			if (pings)
+				pings[i] = err ? client_error(err) : "ok";
+			else if (err)
 				printf("%-4s %s (%s)\n", "FAIL", s->name, client_error(err));
 			else
 				printf("%-4s %s\n", "OK", s->name);
@@ -257,11 +292,17 @@ static int cmd_daemon_each(struct daemon_opts *o, int signal_it)
 	if (o->session && !found) {
 		if (signal_it)
 			pr_err("perf daemon: signal: no session '%s'\n", o->session);
-		else
+		else if (!pings)
 			printf("%-4s %s (not found)\n", "FAIL", o->session);
+		else
+			pr_err("perf daemon: ping: no session '%s'\n", o->session);
 		failed = 1;
 	}
+	if (pings)
+		print_ping_json(st, base, o->session, pings);
+out:
 	fflush(stdout);
+	free(pings);
 	daemon_status__delete(st);
 	free(base);
 	return failed;
@@ -325,6 +366,7 @@ int cmd_daemon(int argc, const char **argv)
 		OPT_STR(0, "base", &o.base, "dir", "base directory (overrides the config's)"),
 		OPT_BOOL('f', "foreground", &o.foreground, "start: stay in the foreground"),
 		OPT_STR(0, "session", &o.session, "name", "signal, ping: this session only"),
+		OPT_BOOL(0, "json", &o.json, "the listing, ping: one JSON object"),
 		OPT_TERMINATOR
 	};
 	enum daemon_cmd cmd = CMD_LIST;
@@ -351,6 +393,10 @@ int cmd_daemon(int argc, const char **argv)
 	}
 	if (o.foreground && cmd != CMD_START) {
 		pr_err("perf daemon: -f is for start only\n");
+		return 129;
+	}
+	if (o.json && cmd != CMD_LIST && cmd != CMD_PING) {
+		pr_err("perf daemon: --json is for the listing and ping only\n");
 		return 129;
 	}
 	if (o.session && cmd != CMD_SIGNAL && cmd != CMD_PING) {

@@ -243,6 +243,8 @@ static void record__teardown(struct record *rec)
 	buf__release(&rec->pending);
 	buf__release(&rec->kernel_map);
 	switch_output__exit(&rec->so);
+	post_dump__exit(&rec->post_dump);
+	free(rec->last_dump);
 	trigger__exit(&rec->trigger);
 	switch_when__exit(&rec->when);
 	control_acks__exit(&rec->acks_owed);
@@ -266,6 +268,8 @@ int cmd_record(int argc, const char **argv)
 		.bpf_sb = { .epfd = -1 },
 		.tracking_max = TRACKING_MAX_DEFAULT,
 		.pending_max = PENDING_MAX_DEFAULT,
+		.post_dump = { .sp = { .pid = -1, .out_fd = -1 }, .timeout_ns = POST_DUMP_TIMEOUT_NS,
+			       .st = { .last_status = -1 } },
 	};
 	int ret = 1, signo = 0;
 

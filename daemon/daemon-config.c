@@ -1,6 +1,7 @@
 /* Parses perf daemon's part of a perfconfig file, naming each mistake by
  * file and line. */
 #include "daemon/daemon-config.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -67,8 +68,20 @@ static int valid_name(const char *s)
 /* A session without run is an error found when its section ends. */
 static int parser__end_section(struct parser *p)
 {
-	if (p->sec == SEC_SESSION && !p->cur->run)
+	u64 ns;
+
+	if (p->sec != SEC_SESSION)
+		return 0;
+	if (!p->cur->run)
 		return parser__fail(p, p->cur_line, EINVAL, "session '%s' has no run", p->cur->name);
+	if (p->cur->post_dump_timeout && !p->cur->post_dump)
+		return parser__fail(p, p->cur_line, EINVAL, "session '%s' has a post-dump-timeout "
+				    "but no post-dump", p->cur->name);
+	if (p->cur->post_dump_timeout &&
+	    parse_duration(p->cur->post_dump_timeout, 1000000, 86400ULL * 1000000000, &ns))
+		return parser__fail(p, p->cur_line, EINVAL, "session '%s': post-dump-timeout '%s': "
+				    "expected a time with its unit, 1ms to 1d (e.g. 30s, 5m)",
+				    p->cur->name, p->cur->post_dump_timeout);
 	return 0;
 }
 
@@ -102,7 +115,7 @@ static int parser__section(struct parser *p, char *s)
 		return -ENOMEM;
 	p->c->sessions = n;
 	p->cur = &n[p->c->nr_sessions];
-	p->cur->run = NULL;
+	p->cur->run = p->cur->post_dump = p->cur->post_dump_timeout = NULL;
 	p->cur->name = strdup(name);
 	if (!p->cur->name)
 		return -ENOMEM;
@@ -139,6 +152,10 @@ static int parser__keyval(struct parser *p, char *s)
 	}
 	if (p->sec == SEC_SESSION && !strcmp(key, "run"))
 		return parser__set(p, &p->cur->run, key, val);
+	if (p->sec == SEC_SESSION && !strcmp(key, "post-dump"))
+		return parser__set(p, &p->cur->post_dump, key, val);
+	if (p->sec == SEC_SESSION && !strcmp(key, "post-dump-timeout"))
+		return parser__set(p, &p->cur->post_dump_timeout, key, val);
 	if (p->base_only)
 		return 0;
 	return parser__fail(p, p->line, EINVAL, "unknown key '%s' in [%s%s]", key,
@@ -307,6 +324,8 @@ void daemon_config__delete(struct daemon_config *c)
 	for (int i = 0; i < c->nr_sessions; i++) {
 		free(c->sessions[i].name);
 		free(c->sessions[i].run);
+		free(c->sessions[i].post_dump);
+		free(c->sessions[i].post_dump_timeout);
 	}
 	free(c->sessions);
 	free(c->base);

@@ -6,11 +6,15 @@
 #include <stddef.h>
 
 /* perf daemon's part of a perfconfig file: [daemon] base=DIR and one
- * [session-NAME] run = <record args> per session. Other sections belong to
- * other commands and are skipped. */
+ * [session-NAME] run = <record args> per session, perhaps with
+ * post-dump = <command> (perf record's --switch-output-exec) and
+ * post-dump-timeout = <time> (its --switch-output-exec-timeout). Other
+ * sections belong to other commands and are skipped. */
 struct daemon_session_config {
 	char *name;
 	char *run;
+	char *post_dump;	/* NULL: none */
+	char *post_dump_timeout;	/* NULL: the recorder's default */
 };
 
 struct daemon_config {

@@ -87,21 +87,64 @@ static void session__delete(struct daemon_session *s)
 		return;
 	free(s->name);
 	free(s->run);
+	free(s->post_dump);
+	free(s->post_dump_timeout);
 	free(s->dir);
 	free(s);
 }
 
-static struct daemon_session *session__new(const char *base, const char *name, const char *run)
+static char *strdup_or_null(const char *s, int *err)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	*err |= s && !d;
+	return d;
+}
+
+/* Whether the config asks s for another recorder: its run or post-dump changed. */
+static int session__differs(const struct daemon_session *s, const struct daemon_session_config *c)
+{
+	return strcmp(c->run, s->run) || !!c->post_dump != !!s->post_dump ||
+	       (c->post_dump && strcmp(c->post_dump, s->post_dump)) ||
+	       !!c->post_dump_timeout != !!s->post_dump_timeout ||
+	       (c->post_dump_timeout && strcmp(c->post_dump_timeout, s->post_dump_timeout));
+}
+
+/* s takes c's run and post-dump. 0 or -ENOMEM (s unchanged). */
+static int session__configure(struct daemon_session *s, const struct daemon_session_config *c)
+{
+	int err = 0;
+	char *run = strdup_or_null(c->run, &err), *pd = strdup_or_null(c->post_dump, &err),
+	     *pdt = strdup_or_null(c->post_dump_timeout, &err);
+
+	if (err) {
+		free(run);
+		free(pd);
+		free(pdt);
+		return -ENOMEM;
+	}
+	free(s->run);
+	free(s->post_dump);
+	free(s->post_dump_timeout);
+	s->run = run;
+	s->post_dump = pd;
+	s->post_dump_timeout = pdt;
+	return 0;
+}
+
+static struct daemon_session *session__new(const char *base,
+					   const struct daemon_session_config *c)
 {
 	struct daemon_session *s = calloc(1, sizeof(*s));
+	const char *name = c->name;
 
 	if (!s)
 		return NULL;
 	s->pid = -1;
 	s->backoff_s = 1;
 	s->name = strdup(name);
-	s->run = strdup(run);
-	if (!s->name || !s->run || asprintf(&s->dir, "%s/session-%s", base, name) < 0) {
+	if (!s->name || session__configure(s, c) ||
+	    asprintf(&s->dir, "%s/session-%s", base, name) < 0) {
 		s->dir = NULL;
 		session__delete(s);
 		errno = ENOMEM;
@@ -114,7 +157,8 @@ static struct daemon_session *session__new(const char *base, const char *name, c
 static void session__exec(const struct daemon_session *s, const char *perf_exe)
 {
 	char *args = strdup(s->run), *tok, *save = NULL;
-	const char *argv[MAX_ARGS + 5];
+	const char *argv[MAX_ARGS + 8];
+	char *exec = NULL, *timeout = NULL;
 	int argc = 0, fd;
 	sigset_t none;
 
@@ -139,7 +183,17 @@ static void session__exec(const struct daemon_session *s, const char *perf_exe)
 	argv[argc++] = "--control=fifo:control,ack";
 	/* --switch-max-files bounds the session, not only its current run */
 	argv[argc++] = "--switch-max-files-earlier";
-	for (tok = args ? strtok_r(args, " \t", &save) : NULL; tok && argc < MAX_ARGS + 4;
+	argv[argc++] = "--switch-output-state=" SESSION_STATE_FILE;
+	/* one argument each, whatever blanks the command holds */
+	if (s->post_dump && asprintf(&exec, "--switch-output-exec=%s", s->post_dump) >= 0)
+		argv[argc++] = exec;
+	if (s->post_dump_timeout &&
+	    asprintf(&timeout, "--switch-output-exec-timeout=%s", s->post_dump_timeout) >= 0)
+		argv[argc++] = timeout;
+	if ((s->post_dump && !exec) || (s->post_dump_timeout && !timeout) ||
+	    setenv("PERF_DAEMON_SESSION", s->name, 1))
+		args = NULL;	/* ENOMEM, said below */
+	for (tok = args ? strtok_r(args, " \t", &save) : NULL; tok && argc < MAX_ARGS + 7;
 	     tok = strtok_r(NULL, " \t", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
@@ -159,6 +213,7 @@ static int session__start(struct session_list *l, struct daemon_session *s)
 	pid_t pid;
 
 	s->restart_at = 0;
+	l->changed = 1;		/* its state changes whatever comes of it */
 	if (session_dir__prepare(s->dir, err, sizeof(err))) {
 		daemon_log("session %s: %s; retry in %us", s->name, err, s->backoff_s);
 		goto retry;
@@ -172,6 +227,8 @@ static int session__start(struct session_list *l, struct daemon_session *s)
 	}
 	if (pid == 0)
 		session__exec(s, l->perf_exe);
+	if (s->started)
+		s->restarts++;
 	s->pid = pid;
 	s->started = time(NULL);
 	s->start_ns = now_ns();
@@ -265,28 +322,26 @@ int session_list__apply(struct session_list *l, const struct daemon_config *conf
 	for (int i = 0; i < l->nr; i++) {
 		struct daemon_session *s = l->s[i];
 		const struct daemon_session_config *c = daemon_config__find(config, s->name);
-		char *run;
 
 		if (!c) {
 			if (s->removed)
 				continue;
 			s->removed = 1;
 			daemon_log("session %s: removed from the config, stopping it", s->name);
-		} else if (strcmp(c->run, s->run)) {
-			if (!(run = strdup(c->run)))
+		} else if (session__differs(s, c)) {
+			if (session__configure(s, c))
 				return -ENOMEM;
-			free(s->run);
-			s->run = run;
 			s->removed = 0;
 			s->backoff_s = 1;
 			s->start_when_reaped = 1;
-			daemon_log("session %s: run changed, restarting it", s->name);
+			daemon_log("session %s: run or post-dump changed, restarting it", s->name);
 		} else if (s->removed) {
 			s->removed = 0;	/* back before its old process ended */
 			s->start_when_reaped = 1;
 		} else {
 			continue;
 		}
+		l->changed = 1;
 		if (s->pid > 0) {
 			session__stop(s);
 		} else if (s->removed) {
@@ -305,7 +360,7 @@ int session_list__apply(struct session_list *l, const struct daemon_config *conf
 			known |= !strcmp(l->s[j]->name, c->name);
 		if (known)
 			continue;
-		s = session__new(l->base, c->name, c->run);
+		s = session__new(l->base, c);
 		if (!s || list__add(l, s)) {
 			session__delete(s);
 			daemon_log("session %s: %s", c->name, strerror(ENOMEM));
@@ -385,6 +440,7 @@ void session_list__stop_all(struct session_list *l)
 		l->s[i]->removed = 1;
 		session__stop(l->s[i]);
 	}
+	l->changed = 1;
 }
 
 int session_list__timeout_ms(const struct session_list *l)
@@ -402,6 +458,13 @@ int session_list__timeout_ms(const struct session_list *l)
 	if (next == UINT64_MAX)
 		return -1;
 	return next <= now ? 0 : (int)MIN((next - now) / 1000000 + 1, 60000);
+}
+
+const char *session__state(const struct daemon_session *s)
+{
+	if (s->pid > 0)
+		return s->stop_ns ? "stopping" : "running";
+	return s->restart_at ? "restarting" : "stopped";
 }
 
 int session_list__running(const struct session_list *l)

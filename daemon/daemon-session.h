@@ -11,10 +11,18 @@
 struct daemon_config;
 
 /* One configured `perf record`, run in BASE/session-NAME with its stdout
- * and stderr in output there, and --control=fifo:control,ack. */
+ * and stderr in output there, --control=fifo:control,ack, and
+ * --switch-output-state=state (SESSION_STATE_FILE); with post-dump, its
+ * command as --switch-output-exec, and PERF_DAEMON_SESSION=NAME in its
+ * environment. */
+#define SESSION_STATE_FILE "state"
+
 struct daemon_session {
 	char *name;
 	char *run;		/* record's arguments, without "record" */
+	char *post_dump;	/* --switch-output-exec (NULL: none) */
+	char *post_dump_timeout;	/* --switch-output-exec-timeout (NULL: its default) */
+	unsigned restarts;	/* starts after the first */
 	char *dir;		/* BASE/session-NAME */
 	pid_t pid;		/* -1 while not running */
 	time_t started;		/* wall clock, for "up" */
@@ -28,6 +36,9 @@ struct daemon_session {
 	int removed;		/* forget it once it has ended */
 	int start_when_reaped;	/* its run changed: start the new one at once */
 };
+
+/* What a session is doing, for the status and perf daemon --json. */
+const char *session__state(const struct daemon_session *s);
 
 /* A stop (perf daemon stop, SIGTERM, a reload that changes or removes a
  * session) lets a recorder write its last dump: SIGINT, then SIGKILL only

@@ -3,11 +3,14 @@
 #include "daemon/daemon-status.h"
 #include "daemon/daemon-session.h"
 #include "flight/trigger.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,9 +110,10 @@ pid_t daemon_lock__owner(const char *base, pid_t *holder)
 }
 
 int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
-			 const struct session_list *l, char *errbuf, size_t errsz)
+			 const char *config_path, const struct session_list *l, char *errbuf,
+			 size_t errsz)
 {
-	char tmp[4096], path[4096];
+	char tmp[4096], path[4096], esc[ESCAPE_SIZE(PATH_MAX)];
 	int fd, err = 0;
 	FILE *f;
 
@@ -129,6 +133,11 @@ int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
 		if (!l->s[i]->removed)
 			fprintf(f, "%s\t%d\t%lld\t%s\n", l->s[i]->name, (int)l->s[i]->pid,
 				(long long)l->s[i]->started, l->s[i]->run);
+	fprintf(f, "+config\t%s\n", escape__str(esc, sizeof(esc), config_path));
+	for (int i = 0; i < l->nr; i++)
+		if (!l->s[i]->removed)
+			fprintf(f, "+session\t%s\t%s\t%u\n", l->s[i]->name,
+				session__state(l->s[i]), l->s[i]->restarts);
 	if (fflush(f) || ferror(f))
 		err = -errno;
 	if (fclose(f) && !err)
@@ -153,10 +162,36 @@ static int status__push(struct daemon_status *st, const char *name, const char *
 	s = &n[st->nr];
 	s->pid = pid;
 	s->started = started;
+	s->state[0] = '\0';
+	s->restarts = 0;
 	s->name = strdup(name);
 	s->run = strdup(run);
 	st->nr++;
 	return s->name && s->run ? 0 : -ENOMEM;
+}
+
+/* "+config PATH", "+session NAME STATE RESTARTS" (f[3] holds the rest
+ * of the line); others, of a newer daemon, skipped. */
+static int status__extra(struct daemon_status *st, char **f, int nf)
+{
+	char path[PATH_MAX];
+
+	if (!strcmp(f[0], "+config") && nf >= 2 && !st->config &&
+	    !escape__undo(path, sizeof(path), f[1])) {
+		st->config = strdup(path);
+		return st->config ? 0 : -ENOMEM;
+	}
+	if (strcmp(f[0], "+session") || nf < 4)
+		return 0;
+	for (int i = 0; i < st->nr; i++) {
+		struct status_session *s = &st->sessions[i];
+
+		if (!strcmp(s->name, f[1]) && strlen(f[2]) < sizeof(s->state)) {
+			strcpy(s->state, f[2]);
+			s->restarts = strtoul(f[3], NULL, 10);
+		}
+	}
+	return 0;
 }
 
 static int status__add(struct daemon_status *st, char *line)
@@ -174,6 +209,8 @@ static int status__add(struct daemon_status *st, char *line)
 		st->started = atoll(f[2]);
 		return 0;
 	}
+	if (f[0][0] == '+')
+		return status__extra(st, f, nf);
 	if (nf < 4)
 		return 0;
 	return status__push(st, f[0], f[3], atoi(f[1]), atoll(f[2]));
@@ -274,6 +311,7 @@ void daemon_status__delete(struct daemon_status *st)
 {
 	if (!st)
 		return;
+	free(st->config);
 	for (int i = 0; i < st->nr; i++) {
 		free(st->sessions[i].name);
 		free(st->sessions[i].run);
@@ -320,4 +358,71 @@ long long session_output__ignored(const char *session_dir, pid_t pid)
 	free(line);
 	fclose(f);
 	return ours ? ignored : 0;
+}
+
+/* One "KEY VALUE" line of a state file into ss. */
+static void session_state__line(struct session_state *ss, const char *key, const char *val)
+{
+	static const struct { const char *key; size_t off; } counts[] = {
+		{ "dumps", offsetof(struct session_state, dumps) },
+		{ "dumps_failed", offsetof(struct session_state, dumps_failed) },
+		{ "triggers_ignored", offsetof(struct session_state, triggers_ignored) },
+		{ "triggers_merged", offsetof(struct session_state, triggers_merged) },
+		{ "hook_runs", offsetof(struct session_state, hook_runs) },
+		{ "hook_failed", offsetof(struct session_state, hook_failed) },
+		{ "hook_killed", offsetof(struct session_state, hook_killed) },
+		{ "hook_dropped", offsetof(struct session_state, hook_dropped) },
+		{ "hook_queued", offsetof(struct session_state, hook_queued) },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+		if (!strcmp(key, counts[i].key)) {
+			*(unsigned long long *)((char *)ss + counts[i].off) = strtoull(val, NULL, 10);
+			return;
+		}
+	}
+	if (!strcmp(key, "pid"))
+		ss->pid = atoi(val);
+	else if (!strcmp(key, "hook_running"))
+		ss->hook_running = atoi(val);
+	else if (!strcmp(key, "hook_last_status"))
+		ss->hook_last_status = atoi(val);
+	else if (!strcmp(key, "last_dump_time"))
+		ss->last_dump_time = strtod(val, NULL);
+	else if (!strcmp(key, "last_dump") &&
+		 escape__undo(ss->last_dump, sizeof(ss->last_dump), val))
+		ss->last_dump[0] = '\0';
+}
+
+int session_state__read(const char *session_dir, struct session_state *ss)
+{
+	char path[4096], *line = NULL, *sp;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int fd;
+
+	memset(ss, 0, sizeof(*ss));
+	ss->hook_last_status = -1;
+	snprintf(path, sizeof(path), "%s/state", session_dir);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(f = fdopen(fd, "r"))) {
+		int err = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		sp = strchr(line, ' ');
+		if (sp) {
+			*sp = '\0';
+			session_state__line(ss, line, sp + 1);
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
 }

@@ -25,21 +25,27 @@ pid_t daemon_lock__owner(const char *base, pid_t *holder);
 
 /* BASE/status: the daemon's pid and start, and each session's pid, start
  * and run, rewritten (temp name, then rename) whenever one changes, for
- * `perf daemon` (the listing), ping and signal. 0, or -errno with errbuf
- * naming the file (the daemon retries: a full disk must not leave a
- * session unlisted for good). */
+ * `perf daemon` (the listing), ping and signal; then lines an older
+ * client skips (their first field is no session's name): "+config PATH"
+ * (escaped, lib/escape.h) and "+session NAME STATE RESTARTS" for each
+ * session. 0, or -errno with errbuf naming the file (the daemon retries:
+ * a full disk must not leave a session unlisted for good). */
 int daemon_status__write(const char *base, pid_t daemon_pid, time_t started,
-			 const struct session_list *l, char *errbuf, size_t errsz);
+			 const char *config_path, const struct session_list *l, char *errbuf,
+			 size_t errsz);
 
 struct status_session {
 	char *name, *run;
 	pid_t pid;
 	time_t started;
+	char state[16];		/* session__state()'s; "" when the status does not say */
+	unsigned restarts;
 };
 
 struct daemon_status {
 	pid_t pid;
 	time_t started;
+	char *config;		/* the daemon's config file; NULL when the status does not say */
 	struct status_session *sessions;
 	int nr;
 };
@@ -67,5 +73,22 @@ int daemon_status__add_sessions(struct daemon_status *st, const char *base, cons
  * the messages in SESSION_DIR/output (the recorder logs a running count),
  * or -errno when the output cannot be read. */
 long long session_output__ignored(const char *session_dir, pid_t pid);
+
+/* What a session's recorder says of its dumps, triggers and post-dump
+ * runs in SESSION_DIR/state (perf record --switch-output-state). */
+struct session_state {
+	pid_t pid;		/* the recorder that wrote it; 0: no file */
+	unsigned long long dumps, dumps_failed, triggers_ignored, triggers_merged;
+	unsigned long long hook_runs, hook_failed, hook_killed, hook_dropped, hook_queued;
+	int hook_running;
+	int hook_last_status;	/* a wait status; -1: none yet */
+	char last_dump[4096];	/* "" when none */
+	double last_dump_time;	/* seconds since the epoch */
+};
+
+/* Reads SESSION_DIR/state (never through a link) into ss: 0, or -errno
+ * with ss as "no file" (pid 0, no dump). Keys it does not know are
+ * skipped, a last_dump that does not unescape is left out. */
+int session_state__read(const char *session_dir, struct session_state *ss);
 
 #endif

@@ -32,8 +32,8 @@ static void daemon__write_status(struct daemon *d)
 
 	if (!d->sessions.changed || now < d->status_retry_ns)
 		return;
-	if (daemon_status__write(d->config->base, getpid(), d->started, &d->sessions, err,
-				 sizeof(err))) {
+	if (daemon_status__write(d->config->base, getpid(), d->started, d->config_path,
+				 &d->sessions, err, sizeof(err))) {
 		if (!d->status_retry_ns)
 			daemon_log("status %s; trying again every %llus", err,
 				   STATUS_RETRY_NS / 1000000000);

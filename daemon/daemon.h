@@ -18,6 +18,7 @@ struct daemon_opts {
 	const char *base;
 	int foreground;
 	const char *session;
+	int json;		/* the listing and ping: one JSON object */
 };
 
 /* A running daemon; daemon__exit() frees what daemon__run() set up. */

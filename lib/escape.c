@@ -6,9 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The length of the valid UTF-8 sequence at s (2 to 4), 0 if there is
- * none: overlong forms, surrogates and code points past U+10FFFF are not. */
-static size_t utf8_len(const unsigned char *s)
+size_t escape__utf8_len(const unsigned char *s)
 {
 	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
 	size_t n;
@@ -54,7 +52,7 @@ static int utf8_hidden(const unsigned char *s, size_t n)
 static size_t escape_one(const unsigned char *s, size_t *in, char *out)
 {
 	static const char named[] = { '\n', 'n', '\t', 't', '\r', 'r', '\\', '\\' };
-	size_t n = s[0] >= 0x80 ? utf8_len(s) : 1, len = 0;
+	size_t n = s[0] >= 0x80 ? escape__utf8_len(s) : 1, len = 0;
 
 	for (size_t i = 0; i < sizeof(named); i += 2) {
 		if (s[0] == (unsigned char)named[i]) {

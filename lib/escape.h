@@ -27,4 +27,10 @@ const char *escape__str(char *dst, size_t dstsz, const char *s);
  * wrote); -ENAMETOOLONG when it does not fit. */
 int escape__undo(char *dst, size_t dstsz, const char *s);
 
+/* The length of the valid UTF-8 sequence at s (2 to 4), 0 if there is
+ * none: overlong forms, surrogates and code points past U+10FFFF are not.
+ * s is NUL-terminated: a NUL ends a sequence before anything past it is
+ * read. */
+size_t escape__utf8_len(const unsigned char *s);
+
 #endif

@@ -6,6 +6,7 @@
 #include "record/hotplug.h"
 #include "util/evlist.h"
 #include "record/record.h"
+#include "record/record-state.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -60,6 +61,8 @@ struct pollfd *record__pollfds(struct record *rec, int *nr)
 	pfd[RECORD_PFD_BPF] = (struct pollfd){ .fd = bpf_sideband__fd(&rec->bpf_sb),
 					       .events = POLLIN };
 	pfd[RECORD_PFD_HOTPLUG] = (struct pollfd){ .fd = evlist->hotplug.fd, .events = POLLIN };
+	pfd[RECORD_PFD_HOOK] = (struct pollfd){ .fd = post_dump__fd(&rec->post_dump),
+						.events = POLLIN };
 	/* an event of a whole CPU never hangs up, and a CPU that comes back
 	 * gets new ones (record/hotplug.c): only its rings are watched */
 	/* --threads: none, or this poll would take the rings' wakeups from
@@ -106,7 +109,7 @@ int record__handle_signals(struct record *rec)
 			break;
 		case SIGUSR2:
 			if (rec->so.kind == SWITCH_SIGNAL)
-				record__ask_switch(rec);
+				record__ask_switch(rec, "signal");
 			break;
 		}
 	}
@@ -120,7 +123,7 @@ static void record__snapshot_cmd(struct record *rec, struct control_ack *ack,
 {
 	if (!rec->so.kind)
 		ack->why = "the recorder runs without --switch-output";
-	else if (!record__ask_switch(rec))
+	else if (!record__ask_switch(rec, "control"))
 		ack->why = "the trigger is over --switch-output-max-rate";
 	else if (control_acks__add(&rec->acks_owed, ack))
 		ack->why = "too many commands wait for one dump";
@@ -223,6 +226,9 @@ int record__poll_timeout(struct record *rec)
 	if (rec->drain_behind)
 		return 1;
 
+	ms = post_dump__timeout_ms(&rec->post_dump, ms);
+	if (rec->state_path && rec->state_dirty)
+		ms = ms_until(rec->state_next_ns, ms);
 	if (record__delay_next(rec))
 		ms = ms_until(record__delay_next(rec), ms);
 	/* a binary is held once its MMAP2 is read: soon, before it can be deleted */
@@ -259,6 +265,9 @@ static void record__serve_fixed(struct record *rec, struct pollfd *pfd, int *why
 		drain_threads__read_bpf(rec->threads, rec);
 	/* after the writer's: a CPU back waits for the dump it was writing */
 	record__hotplug(rec, pfd[RECORD_PFD_HOTPLUG].revents != 0);
+	/* every round: a SIGCHLD, its output or its timeout, never a wait */
+	post_dump__serve(&rec->post_dump);
+	record__write_state(rec, post_dump__changed(&rec->post_dump));
 }
 
 /* The event fds: counts the wakeups, and stops watching an fd whose task
@@ -305,9 +314,12 @@ int record__loop(struct record *rec, int *why_out)
 	alive = rec->threads ? drain_threads__alive(rec->threads) : nr - RECORD_NR_FIXED_FDS;
 	record__hotplug_start(rec);
 	rec->next_switch = now_ns() + MIN(rec->so.period_ns, UINT64_MAX - now_ns());
+	record__write_state(rec, 1);	/* the recorder is up */
 	while (why == RECORD_RUNNING) {
 		s64 w;
 
+		/* a run may have started anywhere in the last round */
+		pfd[RECORD_PFD_HOOK].fd = post_dump__fd(&rec->post_dump);
 		if (poll(pfd, nr, record__switch_due(rec) ? 0 : record__poll_timeout(rec)) < 0 &&
 		    errno != EINTR) {
 			err = -errno;

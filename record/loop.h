@@ -23,6 +23,7 @@ enum {
 	RECORD_PFD_WRITER,	/* the dump writer: a dump is written */
 	RECORD_PFD_BPF,		/* the BPF side-band: a program loaded */
 	RECORD_PFD_HOTPLUG,	/* the CPU hotplug watch: a CPU went or came back */
+	RECORD_PFD_HOOK,	/* --switch-output-exec: the run in hand's output */
 	RECORD_NR_FIXED_FDS,
 };
 

@@ -452,6 +452,38 @@ static int opt_switch_rate(const struct option *opt, const char *arg, int unset)
 	return err ? -1 : 0;
 }
 
+/* --switch-output-exec=CMD; --no-switch-output-exec drops it */
+static int opt_switch_exec(const struct option *opt, const char *arg, int unset)
+{
+	struct post_dump *pd = &opt_record(opt)->post_dump;
+
+	if (!unset && !*arg) {
+		pr_err("perf record: --switch-output-exec: an empty command\n");
+		return -1;
+	}
+	if (post_dump__set(pd, unset ? NULL : arg)) {
+		pr_err("perf record: --switch-output-exec: %s\n", strerror(ENOMEM));
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_switch_exec_timeout(const struct option *opt, const char *arg, int unset)
+{
+	struct post_dump *pd = &opt_record(opt)->post_dump;
+	int err = 0;
+
+	if (unset)
+		pd->timeout_ns = POST_DUMP_TIMEOUT_NS;
+	else
+		err = parse_duration(arg, 1000000, POST_DUMP_TIMEOUT_MAX_NS, &pd->timeout_ns);
+	if (err)
+		pr_err("perf record: invalid --switch-output-exec-timeout '%s': %s\n", arg,
+		       err == -ERANGE ? "out of range (1ms to 1d)" :
+		       "expected a time with its unit (e.g. 500ms, 30s, 5m)");
+	return err ? -1 : 0;
+}
+
 /* --switch-output-when=COND, repeatable; --no-switch-output-when drops
  * those given before */
 static int opt_switch_when(const struct option *opt, const char *arg, int unset)
@@ -775,6 +807,11 @@ static int record__check_triggers(struct record *rec)
 	/* a condition that holds asks for a dump, as a SIGUSR2 does */
 	if (switch_when__on(&rec->when) && !rec->so.kind)
 		rec->so.kind = SWITCH_SIGNAL;
+	if (post_dump__on(&rec->post_dump) && !rec->so.kind) {
+		pr_err("perf record: --switch-output-exec needs --switch-output\n");
+		return 129;
+	}
+	rec->post_dump.verbose = rec->opts.verbose;
 	if ((rec->trigger.delay_ns || rec->trigger.rate_n) && !rec->so.kind) {
 		pr_err("perf record: %s needs --switch-output\n", rec->trigger.delay_ns ?
 		       "--switch-output-delay" : "--switch-output-max-rate");
@@ -1241,6 +1278,15 @@ static void record__options_flight(struct record *rec, struct option_table *t)
 			     "program sees KIND>DURATION[,comm=NAME][,pid=N][,tid=N][,cgroup=PATH] "
 			     "(KIND: offcpu, syscall, runqlat); repeatable, any one fires",
 			     opt_switch_when, OPT_MULTI | OPT_NEG),
+		OPT_CB_FLAGS(0, "switch-output-exec", rec, "cmd", "run CMD by /bin/sh for each "
+			     "file switched to (each dump) once in place, its path as \"$1\" ({} in "
+			     "CMD, else appended), one at a time, apart from the recorder",
+			     opt_switch_exec, OPT_NEG),
+		OPT_CB(0, "switch-output-exec-timeout", rec, "time", "kill a --switch-output-exec "
+		       "run (its process group) still running after TIME (default 60s)",
+		       opt_switch_exec_timeout),
+		OPT_STR(0, "switch-output-state", &rec->state_path, "file", "keep FILE up to date "
+			"with the dumps, triggers and --switch-output-exec runs (perf daemon)"),
 		OPT_CB(0, "dump-window", rec, "common|all", "common (default): a dump covers only "
 		       "the span every CPU's ring still holds; all: keep every record", opt_dump_window),
 		OPT_CB(0, "tracking-max-size", rec, "size", "memory cap of the task/map "

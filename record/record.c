@@ -8,11 +8,14 @@
 #include "record/synthetic.h"
 #include "record/off-cpu.h"
 #include "bpf/off-cpu.h"
+#include "record/record-state.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static const struct perf_event_header finished_init = {
 	.type = PERF_RECORD_FINISHED_INIT, .size = sizeof(finished_init)
@@ -206,7 +209,7 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 	rec->drain_behind = sink.behind;
 	rec->drain_first = sink.first_ring;
 	if (sink.triggered)
-		record__ask_switch(rec);
+		record__ask_switch(rec, sink.when_time ? "when" : "event");
 	if (sink.when_time && !rec->when_ns)
 		rec->when_ns = sink.when_time;
 	return w;
@@ -225,23 +228,27 @@ s64 record__drain_ready(struct record *rec)
 	       record__drain_flush(rec, rec->opts.mmap_flush);
 }
 
-int record__ask_switch(struct record *rec)
+int record__ask_switch(struct record *rec, const char *why)
 {
 	struct trigger *t = &rec->trigger;
 	u64 now = now_ns();
 
 	switch (trigger__ask(t, now)) {
 	case TRIGGER_LIMITED:
+		rec->state_dirty = 1;
 		if (!rec->opts.quiet)
 			pr_err(TRIGGER_IGNORED_MSG "%llu ignored so far) ]\n",
 			       (unsigned long long)t->limited);
 		return 0;
 	case TRIGGER_ACCEPTED:
+		rec->asked_why = why;
 		if (t->delay_ns && rec->opts.verbose)
 			pr_err("[ perf record: trigger: switching in %.3f s "
 			       "(--switch-output-delay) ]\n", t->delay_ns / 1e9);
 		break;
 	case TRIGGER_MERGED:
+		rec->triggers_merged++;
+		rec->state_dirty = 1;
 		break;
 	}
 	return 1;
@@ -262,6 +269,7 @@ static void removed_file(const char *path, void *arg)
 {
 	struct record *rec = arg;
 
+	post_dump__forget(&rec->post_dump, path);
 	if (rec->opts.verbose)
 		pr_err("[ perf record: Removed %s (--switch-max-files) ]\n", path);
 }
@@ -297,6 +305,25 @@ static struct header_info record__info(struct record *rec)
 	};
 }
 
+/* A file is in place: what --switch-output-state says of it, and its
+ * post-dump run (unless it was rotated away already). */
+static void record__dump_placed(struct record *rec, const char *placed)
+{
+	char cwd[PATH_MAX], *last = NULL;
+	struct timespec ts;
+
+	/* the path a reader of the state file can use from anywhere */
+	if (placed[0] == '/' || !getcwd(cwd, sizeof(cwd)) || asprintf(&last, "%s/%s", cwd, placed) < 0)
+		last = strdup(placed);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	free(rec->last_dump);
+	rec->last_dump = last;
+	rec->last_dump_time = (u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (!access(placed, F_OK))
+		post_dump__add(&rec->post_dump, placed, rec->switch_why ? rec->switch_why : "exit");
+	record__write_state(rec, 1);
+}
+
 /* A file is in place: say so (and that a full disk left its features
  * out), and remember it for --switch-max-files (room was reserved before
  * the file was written, so none escapes). */
@@ -321,6 +348,7 @@ static void record__placed(struct record *rec, const char *placed, int no_featur
 	else if (rec->so.kind)
 		pr_err("perf record: %s: %s: it is not counted for --switch-max-files\n",
 		       placed, strerror(ENOMEM));
+	record__dump_placed(rec, placed);
 }
 
 void record__send_acks(struct record *rec, struct control_acks *acks, const char *why)
@@ -566,6 +594,8 @@ int record__finish_file(struct record *rec, int announce)
 int record__end_file(struct record *rec, int err)
 {
 	drain_threads__stop(rec->threads);	/* what is left is drained here */
+	post_dump__end(&rec->post_dump);
+	rec->switch_why = "exit";
 	record__switch_begins(rec);
 	if (!err) {
 		s64 w = record__drain(rec);
@@ -604,6 +634,8 @@ int record__last_dump(struct record *rec, int err)
 	d = writer__wait(&rec->writer);
 	if (d)
 		record__dump_done(rec, d);
+	post_dump__end(&rec->post_dump);
+	rec->switch_why = "exit";
 	rec->dump->opts.last = 1;
 	/* where the exit dump takes them, stamped before its cut */
 	dump_err = record__off_cpu_sums(rec);
@@ -689,6 +721,8 @@ static int record__switch_held(struct record *rec)
 	int err;
 
 	writer__hurry(&rec->writer);
+	rec->switch_why = trigger__due(&rec->trigger, now_ns()) ? rec->asked_why :
+			  rec->so.kind == SWITCH_SIZE ? "size" : "time";
 	rec->trigger_ns = rec->trigger.due_ns;
 	trigger__served(&rec->trigger);
 	if (rec->so.kind == SWITCH_TIME)

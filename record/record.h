@@ -15,6 +15,7 @@
 #include "flight/dump.h"
 #include "record/switch-output.h"
 #include "record/switch-output-when.h"
+#include "record/post-dump.h"
 #include "flight/tracking.h"
 #include "flight/history.h"
 #include "flight/trigger.h"
@@ -72,6 +73,16 @@ struct record {
 	struct drain_threads *threads;	/* --threads: the rings' drain threads (NULL: none) */
 	struct off_cpu *off_cpu;	/* --off-cpu: the BPF program (NULL: none) */
 	struct evsel *off_cpu_evsel;	/* ... and its event, offcpu-time */
+	struct post_dump post_dump;	/* --switch-output-exec */
+	const char *state_path;		/* --switch-output-state (NULL: none) */
+	u64 state_next_ns;		/* its next write may be then, not before */
+	int state_dirty;		/* something it says changed since it was written */
+	int state_failed;		/* its last write failed (said once) */
+	const char *asked_why;		/* what asked for the pending switch: signal, control, ... */
+	const char *switch_why;		/* ... and for the switch in hand (static strings) */
+	u64 triggers_merged;		/* asked while a switch was pending: served by that one */
+	char *last_dump;		/* the last file placed (NULL: none yet) */
+	u64 last_dump_time;		/* ... when, ns of CLOCK_REALTIME */
 	u64 trigger_ns;			/* when the pending switch became due */
 	u64 when_ns;			/* --switch-output-when: the pending switch's span ended then */
 	const char *control_spec;
@@ -126,9 +137,11 @@ int record__dump(struct record *rec);
 int record__dump_done(struct record *rec, struct dump *d);
 /* A trigger somebody asked for (signal, control, event): one switch,
  * however many ask, due after --switch-output-delay, unless over
- * --switch-output-max-rate (said, counted and dropped). Whether a switch
- * will answer it: 0 when it was dropped. */
-int record__ask_switch(struct record *rec);
+ * --switch-output-max-rate (said, counted and dropped). WHY (a static
+ * string: signal, control, event, when) is what a post-dump run is told
+ * caused the dump. Whether a switch will answer it: 0 when it was
+ * dropped. */
+int record__ask_switch(struct record *rec, const char *why);
 /* Is a switch due now: an asked-for one whose delay is over, or a size or
  * time trigger? Never while the writer is busy with a dump. */
 int record__switch_due(struct record *rec);

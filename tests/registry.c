@@ -14,8 +14,9 @@ extern const struct test_suite suite_util_parse_events, suite_util_mmap, suite_p
 	suite_script_unwind, suite_script_pprof,
 	suite_daemon_daemon_config, suite_util_bpf_event, suite_buildid_dso_hits,
 	suite_buildid_mapped_file, suite_buildid_build_id_cache, suite_lib_memcpy_stream,
-	suite_record_loop, suite_util_hotplug, suite_lib_escape, suite_bpf_loader,
-	suite_bpf_trigger_cond, suite_util_event, suite_util_bpf_sideband, suite_bpf_off_cpu;
+	suite_record_loop, suite_record_post_dump, suite_util_hotplug, suite_lib_escape,
+	suite_lib_json, suite_lib_spawn, suite_bpf_loader, suite_bpf_trigger_cond, suite_util_event,
+	suite_util_bpf_sideband, suite_bpf_off_cpu;
 
 /* The kernel's rings (kernel-ring, backward-ring-buffer, twin-cut) keep
  * the places they have had; script/script checks for leaks of every
@@ -29,6 +30,8 @@ const struct test_suite *const test_suites[] = {
 	&suite_util_tp,
 	&suite_lib_util,
 	&suite_lib_escape,
+	&suite_lib_json,
+	&suite_lib_spawn,
 	&suite_kernel_ring,
 	&suite_backward_ring_buffer,
 	&suite_twin_cut,
@@ -46,6 +49,7 @@ const struct test_suite *const test_suites[] = {
 	&suite_flight_record_index,
 	&suite_record_drain,
 	&suite_record_loop,
+	&suite_record_post_dump,
 	&suite_lib_parse_options,
 	&suite_script_comm_map,
 	&suite_script_script,

@@ -32,6 +32,12 @@ static int test_daemon_config(struct test_ctx *ctx)
 		{ "[daemon]\nbase=%s\n[session-a]\n", ":3: session 'a' has no run", EINVAL, 1 },
 		{ "[session-a]\nrun=-a\n[daemon]\nbase=%s\n[session-a]\nrun=-a\n", ":5: duplicate session 'a'", EINVAL, 1 },
 		{ "[daemon]\nbase=%s\n[session-a]\nrun=-a\nrun=-b\n", ":5: 'run' given twice", EINVAL, 1 },
+		{ "[daemon]\nbase=%s\n[session-a]\nrun=-a\npost-dump-timeout=5s\n",
+		  ":3: session 'a' has a post-dump-timeout but no post-dump", EINVAL, 1 },
+		{ "[daemon]\nbase=%s\n[session-a]\nrun=-a\npost-dump=x {}\npost-dump-timeout=5\n",
+		  ":3: session 'a': post-dump-timeout '5': expected a time with its unit", EINVAL, 1 },
+		{ "[daemon]\nbase=%s\n[session-a]\nrun=-a\npost-dump=x\npost-dump=y\n",
+		  ":6: 'post-dump' given twice", EINVAL, 1 },
 		{ "[daemon]\nbase=%s\nbase=%s\n", ":3: 'base' given twice", EINVAL, 0 },
 		{ "[daemon]\nbase=%s\n[session-a/b]\nrun=-a\n", ":3: session name 'a/b': use letters, digits, '_', '.', '-'", EINVAL, 1 },
 		{ "[daemon]\nbase=%s\n[session-..]\nrun=-a\n", ":3: session name '..'", EINVAL, 1 },
@@ -49,7 +55,9 @@ static int test_daemon_config(struct test_ctx *ctx)
 	/* other sections, comments, blanks and spacing are fine */
 	strcpy(path, "/tmp/frdaemon-cfg.XXXXXX");
 	TEST_ASSERT(!write_config(path, "; perfconfig\n[record]\nfoo = bar\n  [daemon]  \n\tbase =  %s \n"
-				  "[session-x.1]\n# c\n run = -a  -e cpu-clock \n[report]\nrun = x\n",
+				  "[session-x.1]\n# c\n run = -a  -e cpu-clock \n"
+				  "post-dump = /usr/local/bin/ship-dump {} --to 'a b'\n"
+				  "post-dump-timeout = 90s\n[report]\nrun = x\n",
 				  base), "write");
 	c = daemon_config__new(path, NULL, 0, err, sizeof(err));
 	TEST_ASSERT(c, "good config refused: %s", err);
@@ -57,6 +65,9 @@ static int test_daemon_config(struct test_ctx *ctx)
 		    c->nr_sessions);
 	TEST_ASSERT(!strcmp(c->sessions[0].name, "x.1") && !strcmp(c->sessions[0].run, "-a  -e cpu-clock"),
 		    "session '%s' run '%s'", c->sessions[0].name, c->sessions[0].run);
+	TEST_ASSERT(!strcmp(c->sessions[0].post_dump, "/usr/local/bin/ship-dump {} --to 'a b'") &&
+		    !strcmp(c->sessions[0].post_dump_timeout, "90s"), "post-dump '%s' timeout '%s'",
+		    c->sessions[0].post_dump, c->sessions[0].post_dump_timeout);
 	TEST_ASSERT(daemon_config__find(c, "x.1") == &c->sessions[0] && !daemon_config__find(c, "x"),
 		    "find");
 	daemon_config__delete(c);

@@ -357,6 +357,23 @@ static int test_poll_timeout(struct loop_fixture *f)
 	rec->trigger.due_ns = now_ns() + 50000000ULL;
 	ms = record__poll_timeout(rec);
 	TEST_ASSERT(ms > 0 && ms <= 51, "a switch 50 ms away: %d", ms);
+	rec->trigger.due_ns = 0;
+	/* a state to write with no --switch-output-state is no work */
+	rec->state_dirty = 1;
+	TEST_ASSERT(record__poll_timeout(rec) == 1000, "no state file: %d", record__poll_timeout(rec));
+	rec->state_path = "state";
+	rec->state_next_ns = now_ns() + 30000000ULL;
+	ms = record__poll_timeout(rec);
+	TEST_ASSERT(ms > 0 && ms <= 31, "a state write 30 ms away: %d", ms);
+	rec->state_path = NULL;
+	/* a post-dump run 20 ms short of its timeout (a pid that is not
+	 * reaped here) */
+	rec->post_dump.sp.pid = 1;
+	rec->post_dump.timeout_ns = 1000000000ULL;
+	rec->post_dump.start_ns = now_ns() - 980000000ULL;
+	ms = record__poll_timeout(rec);
+	rec->post_dump.sp.pid = 0;
+	TEST_ASSERT(ms >= 0 && ms <= 21, "a post-dump run 20 ms from its timeout: %d", ms);
 	return TEST_OK;
 }
 
