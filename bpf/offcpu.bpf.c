@@ -10,6 +10,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "bpf/offcpu-data.h"
+#include "bpf/tgids.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -186,12 +187,7 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 SEC("tp_btf/task_newtask")
 int BPF_PROG(offcpu_newtask, struct task_struct *task, __u64 clone_flags)
 {
-	__u32 parent = bpf_get_current_pid_tgid() >> 32, child;
-	__u8 one = 1;
-
-	if (!follow_forks || !bpf_map_lookup_elem(&tgids, &parent))
-		return 0;
-	child = BPF_CORE_READ(task, tgid);
-	bpf_map_update_elem(&tgids, &child, &one, BPF_ANY);
+	if (follow_forks)
+		tgids__follow(&tgids, task);
 	return 0;
 }

@@ -14,12 +14,6 @@
 
 int record__add_off_cpu(struct record *rec)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_BPF_OUTPUT,
-		.sample_period = 1,
-	};
 	struct evsel *e;
 	int err;
 
@@ -31,18 +25,14 @@ int record__add_off_cpu(struct record *rec)
 		pr_err("perf record: %s\n", rec->err);
 		return err;
 	}
-	e = evsel__new(&attr, OFF_CPU_EVENT);
+	/* in a flight recorder its samples wait with the other forward
+	 * samples for the next dump */
+	e = evsel__new_bpf_output(OFF_CPU_EVENT);
 	if (!e || evlist__add(rec->evlist, e)) {
+		evsel__delete(e);
 		pr_err("perf record: %s: %s\n", OFF_CPU_OPTION, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	/* BPF writes into the event of the CPU it runs on, whatever the task */
-	e->system_wide = 1;
-	/* a forward ring: the program's map holds one event a CPU, which
-	 * twins taking turns would leave behind; in a flight recorder its
-	 * samples wait with the other forward samples for the next dump */
-	e->overwrite = 0;
-	e->inherit = 0;
 	rec->off_cpu_evsel = e;
 	return 0;
 }

@@ -46,29 +46,17 @@ int switch_when__check(struct switch_when *sw, const struct record_opts *opts, i
 int switch_when__add_event(struct switch_when *sw, struct evlist *evlist, char *err,
 			   size_t errsz)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_BPF_OUTPUT,
-		.sample_period = 1,
-	};
 	struct evsel *e;
 
 	if (!switch_when__on(sw))
 		return 0;
-	e = evsel__new(&attr, SWITCH_WHEN_EVENT);
+	e = evsel__new_bpf_output(SWITCH_WHEN_EVENT);
 	if (!e || evlist__add(evlist, e)) {
 		evsel__delete(e);
 		snprintf(err, errsz, "%s: %s", TRIGGER_BPF_WHO, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	e->user_period = 1;	/* each output is a sample: -c/-F are the others' */
-	e->overwrite = 0;	/* forward: drained, so that it wakes the loop */
-	e->wake_each = 1;
-	/* the kernel takes no inherited event into a program's map */
-	e->inherit = 0;
-	/* a program writes into the event of the CPU it runs on, whatever
-	 * the task: every CPU's, of any task, whatever the target */
-	e->system_wide = 1;
+	e->wake_each = 1;	/* its sample wakes the loop */
 	sw->evsel = e;
 	return 0;
 }

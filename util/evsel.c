@@ -41,6 +41,24 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 	return e;
 }
 
+struct evsel *evsel__new_bpf_output(const char *name)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_period = 1,
+	};
+	struct evsel *e = evsel__new(&attr, name);
+
+	if (!e)
+		return NULL;
+	e->user_period = 1;	/* -c/-F are the other events' */
+	e->system_wide = 1;
+	e->inherit = 0;
+	e->overwrite = 0;
+	return e;
+}
+
 void evsel__delete(struct evsel *e)
 {
 	if (!e)
@@ -436,6 +454,23 @@ static int evsel__fallback(struct evsel *e, int err, int verbose)
 	return 1;
 }
 
+#define SLOT_UNOPENED (-2)
+
+/* The group_fd to open e's slot (CPU c, thread t) with, or SLOT_UNOPENED
+ * for a slot left closed. */
+static int evsel__slot_group_fd(struct evsel *e, const struct cpu_map *cpus, int c, int t)
+{
+	int group_fd = evsel__is_leader(e) ? -1 : *evsel__fd(e->leader, c, t);
+
+	/* the leader's thread exited before it could be opened */
+	if (!evsel__is_leader(e) && group_fd < 0)
+		return SLOT_UNOPENED;
+	/* -C beside events of every CPU: a CPU it does not watch */
+	if (e->only_cpus && !cpu_map__has(e->only_cpus, cpus->map[c]))
+		return SLOT_UNOPENED;
+	return group_fd;
+}
+
 int evsel__open(struct evsel *e, struct cpu_map *cpus, struct thread_map *threads,
 		char *errbuf, size_t errsz, int verbose)
 {
@@ -459,14 +494,10 @@ retry:
 		for (int t = 0; t < threads->nr; t++) {
 			/* -G: the kernel takes the cgroup's fd in place of a pid */
 			int cg = e->cgroup_fd >= 0 && threads->map[t] == -1;
-			int group_fd = evsel__is_leader(e) ? -1 : *evsel__fd(e->leader, c, t);
+			int group_fd = evsel__slot_group_fd(e, cpus, c, t);
 			int fd;
 
-			/* the leader's thread exited before it could be opened */
-			if (!evsel__is_leader(e) && group_fd < 0)
-				continue;
-			/* -C beside events of every CPU: a CPU it does not watch */
-			if (e->only_cpus && !cpu_map__has(e->only_cpus, cpus->map[c]))
+			if (group_fd == SLOT_UNOPENED)
 				continue;
 			fd = sys_perf_event_open(&e->attr, cg ? e->cgroup_fd : threads->map[t],
 						 cpus->map[c], group_fd, PERF_FLAG_FD_CLOEXEC |

@@ -47,6 +47,13 @@ struct evsel {
 /* New event with a copy of attr and name; NULL with errno set. Freed with
  * evsel__delete(), which also closes whatever was opened. */
 struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
+/* A bpf-output event that a BPF program writes into, named name: each
+ * output one sample; on every CPU, of any task, whatever the target (a
+ * program writes into the event of the CPU it runs on); not inherited
+ * (the kernel takes no inherited event into a program's map); forward
+ * (drained: the map holds one event a CPU, which twins taking turns
+ * would leave behind). evsel__delete() frees it; NULL with errno set. */
+struct evsel *evsel__new_bpf_output(const char *name);
 void evsel__delete(struct evsel *evsel);
 
 /* Opens one fd per cpu x thread. Falls back from cycles to cpu-clock and
