@@ -76,11 +76,12 @@ stock_reads_clean() {
 	[ -z "$out" ] || fail "$out"
 }
 
-# 0x-prefixed hex per line -> decimal per line (mawk has no strtonum)
+# 0x-prefixed hex per line -> decimal per line (mawk has no strtonum);
+# the line's other fields, if any, follow it
 hex2dec() {
 	awk '{ v = 0; s = tolower($1); sub(/^0x/, "", s)
 	       for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	       printf "%d\n", v }'
+	       printf "%d", v; for (i = 2; i <= NF; i++) printf " %s", $i; printf "\n" }'
 }
 
 # Waits until PID has exec'd COMM (a `cmd &` is bash for a moment).
