@@ -9,10 +9,13 @@ cd "$TMP" || exit 1
 
 # FILE and perf script's ARGS: both perfs' lines the same, and some lines.
 same() {	# FILE ARGS...
-	local f=$1
+	local f=$1 s
 	shift
+	# side by side: they share nothing but the file
+	"$STOCK" script -i "$f" "$@" > stock.txt 2>/dev/null &
+	s=$!
 	"$PERF" script -i "$f" "$@" > ours.txt 2> ours.err || fail "$f $*: $(head -2 ours.err)"
-	"$STOCK" script -i "$f" "$@" > stock.txt 2>/dev/null
+	wait $s
 	[ -s stock.txt ] || fail "$f $*: the stock perf prints no line"
 	cmp -s ours.txt stock.txt ||
 		fail "$f $*: own and stock differ: $(diff ours.txt stock.txt | head -4)"

@@ -186,11 +186,17 @@ wait_cpu() {	# PID SECONDS
 # SCRIPT_SAME_STDOUT is set, on stderr; the outputs stay in TAG.ours,
 # TAG.stock, TAG.ours.err and TAG.stock.err
 script_same() {
-	local f=$1 tag=$2 ours stock
+	local f=$1 tag=$2 ours stock s
 	shift 2
+	# side by side, as they share nothing but the file (not stdin: -i -)
+	[ "$f" = - ] || { "$STOCK" script -i "$f" "$@" > "$tag.stock" 2> "$tag.stock.err" & s=$!; }
 	"$PERF" script -i "$f" "$@" > "$tag.ours" 2> "$tag.ours.err"
 	ours=$?
-	"$STOCK" script -i "$f" "$@" > "$tag.stock" 2> "$tag.stock.err"
+	if [ -n "$s" ]; then
+		wait $s
+	else
+		"$STOCK" script -i "$f" "$@" > "$tag.stock" 2> "$tag.stock.err"
+	fi
 	stock=$?
 	[ "$ours" = "$stock" ] || fail "$f $*: exit $ours, the stock's $stock: $(head -2 "$tag.ours.err")"
 	cmp -s "$tag.ours" "$tag.stock" ||
