@@ -25,13 +25,16 @@ stop_status() {	# PERF TAG SIG ARGS...
 status() {
 	local want=$1 got stock s
 	shift
-	stop_status "$STOCK" stock-st "$@" > stock-st.status &
+	# (its shell's lines, such as bash's "Hangup" for a job a signal
+	# ended, kept for a failure)
+	stop_status "$STOCK" stock-st "$@" > stock-st.status 2> stock-st.sh.err &
 	s=$!
 	got=$(stop_status "$PERF" st "$@")
 	wait $s
 	stock=$(cat stock-st.status)
 	[ "$got" = "$want" ] || fail "record ${*:2} stopped by $1: exit status $got, want $want"
-	[ "$stock" = "$want" ] || fail "the stock's record ${*:2} ($1): exit status $stock, not $want"
+	[ "$stock" = "$want" ] ||
+		fail "the stock's record ${*:2} ($1): exit status $stock, not $want $(cat stock-st.sh.err)"
 }
 
 sleep 600 &
