@@ -8,6 +8,10 @@
  *                     "ID TAG BTF_ID", then keep it until stdin ends (then it
  *                     is unloaded)
  *   bpf-load --spin MS   call getppid for MS milliseconds
+ *   bpf-load --fill N NAME   load and unload NAME N times, unattached and
+ *                     without the loop (the verifier's walk of it is most
+ *                     of a load's time): the kernel's records of a load
+ *                     and an unload are the same whatever the program does
  */
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -90,6 +94,46 @@ static int load_btf(const char *name, __u32 *func_id)
 	return ret;
 }
 
+/* NAME's program of n instructions, its function described in BTF: its
+ * fd, or -1 after a line on stderr. */
+static int load_prog(const char *name, const struct bpf_insn *insns, size_t n)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 0);
+	struct bpf_func_info fi = { .insn_off = 0 };
+	int btf_fd = load_btf(name, &fi.type_id), prog;
+
+	if (btf_fd < 0) {
+		fprintf(stderr, "bpf-load: BTF for %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	opts.prog_btf_fd = btf_fd;
+	opts.func_info = &fi;
+	opts.func_info_cnt = 1;
+	opts.func_info_rec_size = sizeof(fi);
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, name, "GPL", insns, n, &opts);
+	close(btf_fd);
+	if (prog < 0)
+		fprintf(stderr, "bpf-load: loading %s: %s\n", name, strerror(-prog));
+	return prog < 0 ? -1 : prog;
+}
+
+static int fill(int n, const char *name)
+{
+	const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	for (int i = 0; i < n; i++) {
+		int prog = load_prog(name, ret0, sizeof(ret0) / sizeof(ret0[0]));
+
+		if (prog < 0)
+			return 1;
+		close(prog);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_insn insns[] = {
@@ -103,7 +147,6 @@ int main(int argc, char **argv)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 0);
 	struct perf_event_attr attr = { .type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
 					.sample_period = 1 };
 	struct bpf_prog_info info = { 0 };
@@ -113,8 +156,10 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--spin"))
 		return spin(strtoull(argv[2], NULL, 10));
+	if (argc == 4 && !strcmp(argv[1], "--fill"))
+		return fill(atoi(argv[2]), argv[3]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: bpf-load NAME | --spin MS\n");
+		fprintf(stderr, "usage: bpf-load NAME | --spin MS | --fill N NAME\n");
 		return 2;
 	}
 	attr.config = tracepoint_id();
@@ -122,24 +167,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bpf-load: no tracepoint id in %s\n", TP);
 		return 1;
 	}
-	struct bpf_func_info fi = { .insn_off = 0 };
-
-	int btf_fd = load_btf(argv[1], &fi.type_id);
-
-	if (btf_fd < 0) {
-		fprintf(stderr, "bpf-load: BTF for %s: %s\n", argv[1], strerror(errno));
+	prog = load_prog(argv[1], insns, sizeof(insns) / sizeof(insns[0]));
+	if (prog < 0)
 		return 1;
-	}
-	opts.prog_btf_fd = btf_fd;
-	opts.func_info = &fi;
-	opts.func_info_cnt = 1;
-	opts.func_info_rec_size = sizeof(fi);
-	prog = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, argv[1], "GPL", insns,
-			     sizeof(insns) / sizeof(insns[0]), &opts);
-	if (prog < 0) {
-		fprintf(stderr, "bpf-load: loading %s: %s\n", argv[1], strerror(-prog));
-		return 1;
-	}
 	ev = syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (ev < 0 || ioctl(ev, PERF_EVENT_IOC_SET_BPF, prog) || ioctl(ev, PERF_EVENT_IOC_ENABLE, 0)) {
 		fprintf(stderr, "bpf-load: attaching %s to getppid: %s\n", argv[1], strerror(errno));

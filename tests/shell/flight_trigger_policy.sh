@@ -10,7 +10,7 @@ cd "$TMP" || exit 1
 numbered() {
 	"$STOCK" script -i "$1" -F time,trace 2>/dev/null |
 		awk '/fd: 0x/ { t = $1; sub(/:$/, "", t); f = $0; sub(/.*fd: /, "", f); print f, t }' |
-		while read -r fd t; do echo "$(echo "$fd" | hex2dec) $t"; done |
+		hex2dec |
 		awk -v b=$2 '$1 >= b && $1 < b + 100000 { print $1 - b, $2 }'
 }
 

@@ -29,13 +29,17 @@ stock_count() {	# FILE TYPE
 
 # Records both perfs' file of kind KIND with the options after it, runs
 # perfparser on both: s-KIND.{out,err} and o-KIND.{out,err}.
+# The two recordings run side by side: the stock's waits up to a second
+# at its end for its side band thread, on no CPU.
 record_both() {	# KIND OPTIONS...
-	local kind=$1
+	local kind=$1 s
 	shift
 	"$STOCK" record -q "$@" -o "s-$kind.data" -- "$PERF" test -w spin 0.3 \
-		> /dev/null 2> "s-$kind.rec" || fail "stock record $*: $(cat "s-$kind.rec")"
+		> /dev/null 2> "s-$kind.rec" &
+	s=$!
 	"$PERF" record -q "$@" -o "o-$kind.data" -- "$PERF" test -w spin 0.3 \
 		> /dev/null 2> "o-$kind.rec" || fail "perf record $*: $(cat "o-$kind.rec")"
+	wait $s || fail "stock record $*: $(cat "s-$kind.rec")"
 	for w in s o; do
 		"$PARSER" --input "$w-$kind.data" --print-stats > "$w-$kind.out" 2> "$w-$kind.err" ||
 			fail "perfparser on $w-$kind.data: exit $?: $(head -3 "$w-$kind.err")"
@@ -103,9 +107,11 @@ counts_match hist
 
 # -o -: perfparser reads the stream on its stdin
 "$STOCK" record -q -o - -e cpu-clock -- "$PERF" test -w spin 0.3 2> /dev/null |
-	"$PARSER" --print-stats > s-pipe.out 2> s-pipe.err
+	"$PARSER" --print-stats > s-pipe.out 2> s-pipe.err &
+s=$!
 "$PERF" record -q -o - -e cpu-clock -- "$PERF" test -w spin 0.3 2> /dev/null > o-pipe.data ||
 	fail "perf record -o -"
+wait $s
 "$PARSER" --print-stats < o-pipe.data > o-pipe.out 2> o-pipe.err || fail "perfparser on stdin"
 no_new_warnings pipe
 s=$(parser_count o-pipe.out samples)

@@ -94,7 +94,7 @@ rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
 kill -STOP $rec
-for i in $(seq 150); do "$LOAD" frt_fill < /dev/null > /dev/null || fail "bpf-load frt_fill"; done
+"$LOAD" --fill 150 frt_fill || fail "bpf-load --fill 150 frt_fill"
 exec 9<> many.in
 for i in $(seq $NM); do "$LOAD" frt_m$i < many.in > mp$i.out 2>&1 & BG_PIDS+=($!); done
 loaded() { [ "$(cat mp*.out | grep -c '^[0-9]* [0-9a-f]* [0-9]*$')" -ge $NM ]; }

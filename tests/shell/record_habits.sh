@@ -5,10 +5,11 @@ need_stock
 cd "$TMP" || exit 1
 
 # PERF's exit status, stopped by SIG (none: left to end) once recording
-stop_status() {	# PERF SIG ARGS...
-	local perf=$1 sig=$2 r st=0
-	shift 2
-	"$perf" record -q -e cpu-clock -o st.data "$@" > /dev/null 2> st.err &
+# into TAG.data (stderr in TAG.err)
+stop_status() {	# PERF TAG SIG ARGS...
+	local perf=$1 tag=$2 sig=$3 r st=0
+	shift 3
+	"$perf" record -q -e cpu-clock -o "$tag.data" "$@" > /dev/null 2> "$tag.err" &
 	r=$!
 	if [ "$sig" != none ]; then
 		wait_ready $r
@@ -18,14 +19,22 @@ stop_status() {	# PERF SIG ARGS...
 	echo "$st"
 }
 
-# status WANT SIG ARGS...: this perf's status is WANT, and the stock's
+# status WANT SIG ARGS...: this perf's status is WANT, and the stock's.
+# The stock's recording runs beside this perf's: at its end it waits up
+# to a second for its side band thread, on no CPU.
 status() {
-	local want=$1 got stock
+	local want=$1 got stock s
 	shift
-	got=$(stop_status "$PERF" "$@")
+	# (its shell's lines, such as bash's "Hangup" for a job a signal
+	# ended, kept for a failure)
+	stop_status "$STOCK" stock-st "$@" > stock-st.status 2> stock-st.sh.err &
+	s=$!
+	got=$(stop_status "$PERF" st "$@")
+	wait $s
+	stock=$(cat stock-st.status)
 	[ "$got" = "$want" ] || fail "record ${*:2} stopped by $1: exit status $got, want $want"
-	stock=$(stop_status "$STOCK" "$@")
-	[ "$stock" = "$want" ] || fail "the stock's record ${*:2} ($1): exit status $stock, not $want"
+	[ "$stock" = "$want" ] ||
+		fail "the stock's record ${*:2} ($1): exit status $stock, not $want $(cat stock-st.sh.err)"
 }
 
 sleep 600 &
@@ -47,7 +56,7 @@ status 255 none -- /nonexistent-program
 kill $target
 wait $target 2>/dev/null
 # the file is complete whatever signal ended the recording
-r=$(stop_status "$PERF" HUP -a)
+r=$(stop_status "$PERF" st HUP -a)
 [ "$r" = 129 ] || fail "record -a after SIGHUP: exit status $r"
 stock_reads_clean st.data
 # dies of the signal (a parent's waitpid sees it), as the stock does,
@@ -67,20 +76,33 @@ echo 'int x;' | cc -x c -c -o "$TMP/vmlinux.o" - &&
 # the stock's options: accepted as the stock accepts them (both perfs run,
 # same exit status), their one line where the stock says one
 opt_status() {	# PERF ARGS...: exit status of a short recording
-	local perf=$1
-	shift
-	"$perf" record "$@" -e cpu-clock -o opt.data -- true > /dev/null 2> opt.err
+	opt_status_in opt "$@"
+}
+opt_status_in() {	# TAG PERF ARGS...: the same into TAG.data, TAG.err
+	local tag=$1 perf=$2
+	shift 2
+	"$perf" record "$@" -e cpu-clock -o "$tag.data" -- true > /dev/null 2> "$tag.err"
 	echo $?
 }
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
-for o in --aio --aio=2 --no-aio --debuginfod --debuginfod=http://localhost:1 \
-	 --num-thread-synthesize=2 --strict-freq --transaction "-m 8,16" "-m ,16" "-m 16K,64K" \
-	 "--strict-freq -F $max" "--strict-freq -F $((max + 1))" "-m 8,abc" \
-	 "--strict-freq -e cpu-clock/freq=$max/" "--strict-freq -e cpu-clock/freq=$((max + 1))/" \
-	 --clang-opt=-O2 --clang-path=/nonexistent/clang --vmlinux=/nonexistent/vmlinux \
-	 --vmlinux=$TMP/vmlinux; do
+opts=(--aio --aio=2 --no-aio --debuginfod --debuginfod=http://localhost:1
+      --num-thread-synthesize=2 --strict-freq --transaction "-m 8,16" "-m ,16" "-m 16K,64K"
+      "--strict-freq -F $max" "--strict-freq -F $((max + 1))" "-m 8,abc"
+      "--strict-freq -e cpu-clock/freq=$max/" "--strict-freq -e cpu-clock/freq=$((max + 1))/"
+      --clang-opt=-O2 --clang-path=/nonexistent/clang --vmlinux=/nonexistent/vmlinux
+      --vmlinux=$TMP/vmlinux)
+# the stock's statuses all at once: each of its recordings waits up to a
+# second at its end for its side band thread, on no CPU
+stock_opts=()
+for i in "${!opts[@]}"; do
+	opt_status_in "stock-opt$i" "$STOCK" ${opts[$i]} > "stock-opt$i.status" &
+	stock_opts+=($!)
+done
+wait "${stock_opts[@]}"
+for i in "${!opts[@]}"; do
+	o=${opts[$i]}
 	got=$(opt_status "$PERF" $o)
-	want=$(opt_status "$STOCK" $o)
+	want=$(cat "stock-opt$i.status")
 	[ "$got" = "$want" ] || fail "record $o: exit status $got, the stock's $want: $(cat opt.err)"
 	case "$want:$o" in
 	0:*debuginfod*) ;;
@@ -165,7 +187,7 @@ n=$("$STOCK" script -i close.data -F event 2>/dev/null | grep -c sys_enter_close
 [ "$n" -ge 2000000 ] || fail "record -a of closes: $n of the 2000000 closes"
 
 # --call-graph dwarf -p of a busy loop: 8K stacks at 4 kHz lose nothing
-"$PERF" test -w spin 3 &
+"$PERF" test -w spin 1 &
 spin=$!
 BG_PIDS+=($spin)
 "$PERF" record -q --call-graph dwarf -e cpu-clock -p $spin -o dwarf.data 2> dwarf.err ||

@@ -9,10 +9,13 @@ cd "$TMP" || exit 1
 
 # FILE and perf script's ARGS: both perfs' lines the same, and some lines.
 same() {	# FILE ARGS...
-	local f=$1
+	local f=$1 s
 	shift
+	# side by side: they share nothing but the file
+	"$STOCK" script -i "$f" "$@" > stock.txt 2>/dev/null &
+	s=$!
 	"$PERF" script -i "$f" "$@" > ours.txt 2> ours.err || fail "$f $*: $(head -2 ours.err)"
-	"$STOCK" script -i "$f" "$@" > stock.txt 2>/dev/null
+	wait $s
 	[ -s stock.txt ] || fail "$f $*: the stock perf prints no line"
 	cmp -s ours.txt stock.txt ||
 		fail "$f $*: own and stock differ: $(diff ours.txt stock.txt | head -4)"
@@ -43,19 +46,33 @@ spin="$PERF test -w spin 0.3"
 # the workload of a whole-system recording, its pid in wl.pid
 echo 'echo $$ > wl.pid; exec "$@"' > wl.sh
 wl="sh wl.sh $spin"
-"$STOCK" record -q -o def.data -- $spin || fail "record default"
+# the recordings of the workload alone, side by side: each waits up to a
+# second at its end for the stock's side band thread, on no CPU
+bg_record() {	# NAME ARGS...: NAME.ok once the stock's record ARGS succeeded
+	local name=$1
+	shift
+	"$STOCK" "$@" && touch "$name.ok"
+}
+bg_record def record -q -o def.data -- $spin &
+bg_record g record -q -g -o g.data -- $spin &
+bg_record z record -q -z -g -o z.data -- $spin &
+bg_record dwarf record -q --call-graph dwarf -o dwarf.data -- $spin &
+bg_record pipe record -q -o - -- $spin > pipe.data 2>/dev/null &
+bg_record trace trace record -q -o trace.data -- $spin > /dev/null 2>&1 &
+wait
+[ -e def.ok ] || fail "record default"
 same_all def.data
-"$STOCK" record -q -g -o g.data -- $spin || fail "record -g"
+[ -e g.ok ] || fail "record -g"
 same_all g.data
 "$STOCK" record -q -a -e sched:sched_switch -e cpu-clock -o tp.data -- $wl || fail "record -a"
 same_all tp.data --pid "$(cat wl.pid)"
 "$STOCK" record -q -a -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -o sys.data -- $wl ||
 	fail "record raw_syscalls"
 same_all sys.data --pid "$(cat wl.pid)"
-"$STOCK" record -q -z -g -o z.data -- $spin || fail "record -z"
+[ -e z.ok ] || fail "record -z"
 same_all z.data
 # DWARF unwinding is another item: the fields without the call chain
-"$STOCK" record -q --call-graph dwarf -o dwarf.data -- $spin || fail "record dwarf"
+[ -e dwarf.ok ] || fail "record dwarf"
 same dwarf.data -F comm,pid,tid,time,period,event
 "$STOCK" record -q --overwrite -a -o ow.data -- $wl || fail "record --overwrite"
 same_all ow.data --pid "$(cat wl.pid)"
@@ -63,21 +80,24 @@ same_all ow.data --pid "$(cat wl.pid)"
 same_all sched.data --pid "$(cat wl.pid)"
 "$STOCK" inject -b -i g.data -o inj.data || fail "inject -b"
 same_all inj.data
-"$STOCK" record -q -o - -- $spin > pipe.data 2>/dev/null || fail "record -o -"
+[ -e pipe.ok ] || fail "record -o -"
 same_all pipe.data
 "$STOCK" record -q -e cpu-clock -e sched:sched_switch -g -a -o multi.data -- $wl ||
 	fail "record several events -g -a"
 same_all multi.data --pid "$(cat wl.pid)"
-if "$STOCK" trace record -q -o trace.data -- $spin > /dev/null 2>&1; then
+if [ -e trace.ok ]; then
 	same_all trace.data
 else
 	log "the stock perf has no perf trace record here"
 fi
-# an overwrite dump that SIGUSR2 asks for (--switch-output names it)
+# an overwrite dump that SIGUSR2 asks for (--switch-output names it); the
+# workload's pid is read once it wrote it (the recorder can be ready first)
+rm -f wl.pid
 "$STOCK" record -q --overwrite --switch-output -a -o sw.data -- sh wl.sh $PERF test -w spin 30 \
 	> /dev/null 2>&1 &
 rec=$!
 wait_ready $rec
+wait_until "the workload wrote no pid" test -s wl.pid
 kill -USR2 $rec
 wait_until "no dump from SIGUSR2" compgen -G 'sw.data.[0-9]*' > /dev/null
 kill -INT $rec

@@ -42,14 +42,24 @@ need_tracepoint() {
 }
 
 # Reads FILE with the stock perf in every way users do and prints the first
-# complaint on stderr, nothing if there is none.
+# complaint on stderr (in this order), nothing if there is none. The reads
+# share nothing but the file: they run side by side, on a CPU a test
+# mostly leaves idle.
 stock_complaint() {
-	local f=$1 out
-	for cmd in "report --stats" "report --header-only -I" "script" \
-		   "script --show-task-events --show-mmap-events" "report --stdio" "evlist -v"; do
-		out=$("$STOCK" $cmd -i "$f" 2>&1 >/dev/null)
-		[ -z "$out" ] || { echo "stock 'perf $cmd -i $f' said: $(echo "$out" | head -3)"; return; }
+	local f=$1 out d i cmds pids=()
+	cmds=("report --stats" "report --header-only -I" "script"
+	      "script --show-task-events --show-mmap-events" "report --stdio" "evlist -v")
+	d=$(mktemp -d "$TMP/complaint.XXXXXX") || { echo "stock_complaint: no temporary directory"; return; }
+	for i in "${!cmds[@]}"; do
+		"$STOCK" ${cmds[$i]} -i "$f" > /dev/null 2> "$d/$i" &
+		pids+=($!)
 	done
+	wait "${pids[@]}"
+	for i in "${!cmds[@]}"; do
+		out=$(cat "$d/$i")
+		[ -z "$out" ] || { echo "stock 'perf ${cmds[$i]} -i $f' said: $(echo "$out" | head -3)"; break; }
+	done
+	rm -rf "$d"
 }
 
 # DIR/perf for the stock perf's own shell tests: `perf record` (and `perf
@@ -94,11 +104,12 @@ stock_reads_clean() {
 	[ -z "$out" ] || fail "$out"
 }
 
-# 0x-prefixed hex per line -> decimal per line (mawk has no strtonum)
+# 0x-prefixed hex per line -> decimal per line (mawk has no strtonum);
+# the line's other fields, if any, follow it
 hex2dec() {
 	awk '{ v = 0; s = tolower($1); sub(/^0x/, "", s)
 	       for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	       printf "%d\n", v }'
+	       printf "%d", v; for (i = 2; i <= NF; i++) printf " %s", $i; printf "\n" }'
 }
 
 # Waits until PID has exec'd COMM (a `cmd &` is bash for a moment).
@@ -193,11 +204,17 @@ wait_cpu() {	# PID SECONDS
 # SCRIPT_SAME_STDOUT is set, on stderr; the outputs stay in TAG.ours,
 # TAG.stock, TAG.ours.err and TAG.stock.err
 script_same() {
-	local f=$1 tag=$2 ours stock
+	local f=$1 tag=$2 ours stock s
 	shift 2
+	# side by side, as they share nothing but the file (not stdin: -i -)
+	[ "$f" = - ] || { "$STOCK" script -i "$f" "$@" > "$tag.stock" 2> "$tag.stock.err" & s=$!; }
 	"$PERF" script -i "$f" "$@" > "$tag.ours" 2> "$tag.ours.err"
 	ours=$?
-	"$STOCK" script -i "$f" "$@" > "$tag.stock" 2> "$tag.stock.err"
+	if [ -n "$s" ]; then
+		wait $s
+	else
+		"$STOCK" script -i "$f" "$@" > "$tag.stock" 2> "$tag.stock.err"
+	fi
 	stock=$?
 	[ "$ours" = "$stock" ] || fail "$f $*: exit $ours, the stock's $stock: $(head -2 "$tag.ours.err")"
 	cmp -s "$tag.ours" "$tag.stock" ||
