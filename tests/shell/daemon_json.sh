@@ -49,10 +49,15 @@ wait_ready "$spid"
 # N SIGUSR2s, each awaited: dumps = files present; each post-dump run's
 # failure counted, its status the last one's
 ndumps() { grep -c '^\[ perf record: Dump ' "$B/session-cpu/output"; }
-has_dumps() { [ "$(ndumps)" -ge "$1" ]; }
+# a SIGUSR2 right after a dump may find no sample since (-F 99): the
+# recorder says so and writes nothing, rightly; that one is asked again
+nnone() { grep -c '^\[ perf record: No samples since the last dump' "$B/session-cpu/output"; }
+dumped_or_none() { [ "$(ndumps)" -ge "$1" ] || [ "$(nnone)" -gt "$2" ]; }
 for ((i = 1; i <= N; i++)); do
-	kill -USR2 "$spid"
-	wait_until "dump $i" has_dumps "$i"
+	while none=$(nnone); kill -USR2 "$spid"; do
+		wait_until "dump $i" dumped_or_none "$i" "$none"
+		[ "$(ndumps)" -ge "$i" ] && break
+	done
 done
 hooks_done() { [ "$(field '.sessions[0].hooks.runs')" = $N ] && [ "$(field '.sessions[0].hooks.running')" = false ]; }
 wait_until "$N post-dump runs in the JSON" hooks_done

@@ -35,9 +35,11 @@ wait $nap || fail "hp-nap"
 kill -INT $rp
 wait_stopped $rp INT || fail "--off-cpu: recorder status $STOPPED_STATUS: $(tail -3 oc.err)"
 stock_reads_clean oc.data
-"$STOCK" script -i oc.data -F tid,cpu,event,period 2>/dev/null |
-	awk -v n=$nap '$1 == n && $2 == "[001]" && /offcpu-time/ && $4 > 0.28e9 { f = 1 } END { exit !f }' ||
-	fail "--off-cpu: no offcpu-time sample of hp-nap ($nap) on cpu 1 after it came back"
+"$STOCK" script -i oc.data -F tid,cpu,event,period > oc.txt 2>/dev/null
+awk -v n=$nap '$1 == n && $2 == "[001]" && /offcpu-time/ && $4 > 0.28e9 { f = 1 } END { exit !f }' oc.txt ||
+	fail "--off-cpu: no offcpu-time sample of hp-nap ($nap) on cpu 1 after it came back;" \
+	     "its samples: $(awk -v n=$nap '$1 == n' oc.txt | head -5 | tr '\n' ';')" \
+	     "the recorder: $(grep -v '^ *BPF\|^libbpf' oc.err | tail -4 | tr '\n' ';')"
 
 # --switch-output-when: the span of hp-nap on cpu 1 fires
 "$PERF" record -v --overwrite --switch-output -a -e cpu-clock -F 49 \
