@@ -20,6 +20,10 @@
  * with room for the unwound user frames after the kernel's. */
 #define MAX_FRAMES 8448
 #define MAX_USER_FRAMES 1024
+/* The mappings whose ids are kept (a power of two): a stack goes from
+ * the kernel's map through several of its process's, and the samples of
+ * all processes come interleaved, so one remembered map is not enough. */
+#define MAP_MEMO 256
 
 /* What an event's samples count, and in which unit. */
 enum event_kind {
@@ -38,9 +42,13 @@ struct pprof_convert {
 	u64 first, last;	/* the samples' times */
 	u64 nr_samples;
 	struct id_hash funcs;	/* symbol -> its function id */
-	const struct map *last_map;	/* the mapping last looked up ... */
-	struct map last_map_v;	/* ... as it was then */
-	u64 last_map_id;
+	/* a map's pprof mapping id, by the map's contents (a struct map
+	 * moves and is reused; its DSO stays while the run does): making
+	 * it again interns its file name and build id */
+	struct map_memo {
+		struct map map;
+		u64 id;		/* 0: none yet */
+	} maps[MAP_MEMO];
 	u64 frames[MAX_FRAMES];
 	u64 pcs[MAX_USER_FRAMES];
 };
@@ -103,26 +111,32 @@ static int convert__types(struct pprof_convert *c, const struct perf_reader *r)
 	return 0;
 }
 
-/* The mapping id of map (0: no map), the last one's kept: a stack's
- * frames are mostly in few maps. 0 without memory too. */
+static int map__same(const struct map *a, const struct map *b)
+{
+	return a->start == b->start && a->end == b->end && a->pgoff == b->pgoff &&
+	       a->dso == b->dso && a->identity == b->identity;
+}
+
+/* The mapping id of map (0: no map), 0 without memory too. */
 static u64 convert__mapping(struct pprof_convert *c, const struct map *map)
 {
+	struct map_memo *e;
 	struct pprof_mapping pm;
+	u64 h;
 
 	if (!map)
 		return 0;
-	if (c->last_map_id && c->last_map == map && c->last_map_v.start == map->start &&
-	    c->last_map_v.end == map->end && c->last_map_v.pgoff == map->pgoff &&
-	    c->last_map_v.dso == map->dso)
-		return c->last_map_id;
+	h = (map->start ^ (uintptr_t)map->dso) * 0x9e3779b97f4a7c15ULL;
+	e = &c->maps[(h >> 32) & (MAP_MEMO - 1)];
+	if (e->id && map__same(&e->map, map))
+		return e->id;
 	pm = (struct pprof_mapping){
 		.start = map->start, .limit = map->end, .offset = map->identity ? 0 : map->pgoff,
 		.file = map->dso->name, .bid = map->dso->bid, .bid_len = map->dso->bid_len,
 	};
-	c->last_map = map;
-	c->last_map_v = *map;
-	c->last_map_id = pprof__mapping(c->prof, &pm);
-	return c->last_map_id;
+	e->map = *map;
+	e->id = pprof__mapping(c->prof, &pm);
+	return e->id;
 }
 
 /* The location of ip of process pid in cpumode, resolved as perf script
