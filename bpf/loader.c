@@ -154,3 +154,22 @@ int bpf_loader__cpu_event(struct bpf_map *events, int cpu, int fd)
 		return -EINVAL;
 	return bpf_map__update_elem(events, &key, sizeof(key), &value, sizeof(value), BPF_ANY);
 }
+
+int bpf_loader__fill_set(struct bpf_map *map, const void *keys, size_t key_size, int nr)
+{
+	__u8 one = 1;
+	int err = 0;
+
+	for (int i = 0; i < nr && !err; i++)
+		err = bpf_map__update_elem(map, (const char *)keys + i * key_size, key_size, &one,
+					   sizeof(one), BPF_ANY);
+	return err;
+}
+
+int bpf_loader__fill_tasks(struct bpf_map *tgids, struct bpf_map *tids,
+			   const struct bpf_tasks *tasks)
+{
+	int err = bpf_loader__fill_set(tgids, tasks->pids, sizeof(pid_t), tasks->nr_pids);
+
+	return err ? err : bpf_loader__fill_set(tids, tasks->tids, sizeof(pid_t), tasks->nr_tids);
+}

@@ -7,6 +7,7 @@
 #define PERF_BPF_LOADER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct bpf_map;
 struct bpf_object;
@@ -44,5 +45,23 @@ void bpf_loader__list(const struct bpf_object *obj, const char *who);
  * the programs that emit on that CPU find it; the map's hold on the old
  * event ends. 0 or -errno. */
 int bpf_loader__cpu_event(struct bpf_map *events, int cpu, int fd);
+
+/* The recording's own tasks, which the programs that watch only them find
+ * in the maps tgids and tids of bpf/tgids.bpf.h: processes (-p, -u, the
+ * workload), with the children they fork when follow, and threads (-t). */
+struct bpf_tasks {
+	const pid_t *pids;
+	int nr_pids;
+	const pid_t *tids;
+	int nr_tids;
+	int follow;
+};
+
+/* Each of the nr keys (key_size bytes each) into the set map (a hash
+ * whose values are a u8 1). 0 or -errno. */
+int bpf_loader__fill_set(struct bpf_map *map, const void *keys, size_t key_size, int nr);
+/* tasks into the maps tgids and tids. 0 or -errno. */
+int bpf_loader__fill_tasks(struct bpf_map *tgids, struct bpf_map *tids,
+			   const struct bpf_tasks *tasks);
 
 #endif

@@ -32,21 +32,13 @@ int off_cpu__check(char *err, size_t errsz)
 /* The filter's maps filled from o. 0 or -errno. */
 static int off_cpu__fill(struct offcpu *skel, const struct off_cpu_opts *o)
 {
-	__u8 one = 1;
-	int err = 0;
+	int err = bpf_loader__fill_tasks(skel->maps.tgids, skel->maps.tids, &o->tasks);
 
-	for (int i = 0; i < o->nr_pids && !err; i++)
-		err = bpf_map__update_elem(skel->maps.tgids, &o->pids[i], sizeof(u32), &one,
-					   sizeof(one), BPF_ANY);
-	for (int i = 0; i < o->nr_tids && !err; i++)
-		err = bpf_map__update_elem(skel->maps.tids, &o->tids[i], sizeof(u32), &one,
-					   sizeof(one), BPF_ANY);
-	for (int i = 0; i < o->nr_cpus && !err; i++)
-		err = bpf_map__update_elem(skel->maps.cpus, &o->cpus[i], sizeof(u32), &one,
-					   sizeof(one), BPF_ANY);
-	for (int i = 0; i < o->nr_cgroups && !err; i++)
-		err = bpf_map__update_elem(skel->maps.cgroups, &o->cgroups[i], sizeof(u64), &one,
-					   sizeof(one), BPF_ANY);
+	if (!err)
+		err = bpf_loader__fill_set(skel->maps.cpus, o->cpus, sizeof(*o->cpus), o->nr_cpus);
+	if (!err)
+		err = bpf_loader__fill_set(skel->maps.cgroups, o->cgroups, sizeof(*o->cgroups),
+					   o->nr_cgroups);
 	return err;
 }
 
@@ -64,8 +56,8 @@ struct off_cpu *off_cpu__load(const struct off_cpu_opts *o, char *err, size_t er
 		goto fail;
 	}
 	oc->skel->rodata->thresh_ns = o->thresh_ns;
-	oc->skel->rodata->filter_tasks = o->nr_pids || o->nr_tids;
-	oc->skel->rodata->follow_forks = o->follow;
+	oc->skel->rodata->filter_tasks = o->tasks.nr_pids || o->tasks.nr_tids;
+	oc->skel->rodata->follow_forks = o->tasks.follow;
 	oc->skel->rodata->filter_uid = o->filter_uid;
 	oc->skel->rodata->uid = o->uid;
 	oc->skel->rodata->filter_cgroups = o->nr_cgroups > 0;

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 #include "lib/util.h"
+#include "bpf/loader.h"
 
 #define OFF_CPU_EVENT "offcpu-time"
 #define OFF_CPU_OPTION "--off-cpu"
@@ -21,11 +22,7 @@
 /* What the program watches: the record's target. */
 struct off_cpu_opts {
 	u64 thresh_ns;
-	const pid_t *pids;	/* processes (-p, the workload), followed into their children */
-	int nr_pids;
-	const pid_t *tids;	/* threads (-t) */
-	int nr_tids;
-	int follow;		/* children of pids join (not --no-inherit) */
+	struct bpf_tasks tasks;	/* the target's tasks (none: any task) */
 	int filter_uid;		/* -u */
 	uid_t uid;
 	const u64 *cgroups;	/* -G: cgroup ids (their directories' inodes), with descendants */

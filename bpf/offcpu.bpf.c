@@ -21,7 +21,6 @@ const volatile __u32 filter_cgroups;	/* only tasks under a cgroup of cgroups */
 const volatile __u32 filter_uid;	/* only tasks of uid */
 const volatile __u32 filter_cpus;	/* only blocks that begin on a CPU of cpus (-C) */
 const volatile __u32 uid;
-const volatile __u32 follow_forks;	/* a task of tgids forks: its child joins */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -29,19 +28,6 @@ struct {
 	__type(key, int);
 	__type(value, struct offcpu_data);
 } starts SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps"), tids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -88,12 +74,9 @@ static __always_inline int offcpu_in_cgroups(struct task_struct *t)
 
 static __always_inline int offcpu_wanted(struct task_struct *t)
 {
-	__u32 pid = BPF_CORE_READ(t, tgid), tid = BPF_CORE_READ(t, pid);
-
-	if (!tid)
+	if (!BPF_CORE_READ(t, pid))
 		return 0;	/* the idle task */
-	if (filter_tasks && !bpf_map_lookup_elem(&tgids, &pid) &&
-	    !bpf_map_lookup_elem(&tids, &tid))
+	if (filter_tasks && !tgids__own(t))
 		return 0;
 	if (filter_uid && (__u32)bpf_get_current_uid_gid() != uid)
 		return 0;
@@ -187,7 +170,6 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 SEC("tp_btf/task_newtask")
 int BPF_PROG(offcpu_newtask, struct task_struct *task, __u64 clone_flags)
 {
-	if (follow_forks)
-		tgids__follow(&tgids, task);
+	tgids__follow(task);
 	return 0;
 }

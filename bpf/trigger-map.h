@@ -18,7 +18,6 @@ enum trigger_kind {
 #define TRIGGER_COMM_LEN 16		/* the kernel's TASK_COMM_LEN */
 #define TRIGGER_TEXT_LEN 96		/* the condition as written, in each record */
 #define TRIGGER_RECORD_LEN 252		/* a record's text: 4 + 252 fills the sample's u64s */
-#define TRIGGER_MAX_TASKS 16384		/* the recording's own processes and threads */
 
 /* One condition: a duration of its kind above threshold_ns, in a task that
  * every qualifier set matches (a field at its "any" value qualifies none). */

@@ -17,7 +17,6 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* set before the load: the conditions in use, and their kinds' bits */
 const volatile __u32 nr_conds = 0;
 const volatile __u32 kinds = 0;
-const volatile __u32 follow_forks = 0;	/* the children of tgids join it */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -25,23 +24,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct trigger_map_cond);
 } conds SEC(".maps");
-
-/* the recorder's bpf-output event of each CPU, by CPU number */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} events SEC(".maps");
-
-/* The recording's own tasks (-p, -t, -u, a workload): processes by tgid,
- * with the children they fork, and threads by tid; the conditions with
- * own_tasks set watch only these. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TRIGGER_MAX_TASKS);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps"), tids SEC(".maps");
 
 /* When each measured span of a task began (0: none under way). */
 struct since {
@@ -101,13 +83,6 @@ static __always_inline int comm_is(const char *a, const char *b)
 	return 1;
 }
 
-static __always_inline int own_task(struct task_struct *t)
-{
-	__u32 pid = BPF_CORE_READ(t, tgid), tid = BPF_CORE_READ(t, pid);
-
-	return bpf_map_lookup_elem(&tgids, &pid) || bpf_map_lookup_elem(&tids, &tid);
-}
-
 /* The first condition of kind that task t meets, for a span of dur ns
  * (check_dur 0: whether any could, whatever the span). -1 when none. */
 static __always_inline int match(__u32 kind, struct task_struct *t, __u64 dur, int check_dur)
@@ -121,7 +96,8 @@ static __always_inline int match(__u32 kind, struct task_struct *t, __u64 dur, i
 
 		if (!c || c->kind != kind || (check_dur && dur <= c->threshold_ns))
 			continue;
-		if (c->own_tasks && !own_task(t))
+		/* the recording's own tasks (-p, -t, -u, a workload) */
+		if (c->own_tasks && !tgids__own(t))
 			continue;
 		if (c->pid >= 0 && BPF_CORE_READ(t, tgid) != c->pid)
 			continue;
@@ -269,7 +245,6 @@ int BPF_PROG(trigger_sys_exit, struct pt_regs *regs, long ret)
 SEC("tp_btf/task_newtask")
 int BPF_PROG(trigger_newtask, struct task_struct *task, __u64 clone_flags)
 {
-	if (follow_forks)
-		tgids__follow(&tgids, task);
+	tgids__follow(task);
 	return 0;
 }

@@ -58,27 +58,12 @@ int trigger_bpf__check(const struct trigger_conds *c, char *err, size_t errsz)
 	return bpf_loader__check(TRIGGER_BPF_WHO, hooks, err, errsz);
 }
 
-/* The recording's own tasks into their maps. 0 or -errno. */
-static int trigger_bpf__fill_tasks(struct trigger *skel, const struct trigger_tasks *tk)
-{
-	__u8 one = 1;
-	int ret = 0;
-
-	for (int i = 0; tk && i < tk->nr_pids && !ret; i++)
-		ret = bpf_map__update_elem(skel->maps.tgids, &tk->pids[i], sizeof(__u32), &one,
-					   sizeof(one), BPF_ANY);
-	for (int i = 0; tk && i < tk->nr_tids && !ret; i++)
-		ret = bpf_map__update_elem(skel->maps.tids, &tk->tids[i], sizeof(__u32), &one,
-					   sizeof(one), BPF_ANY);
-	return ret;
-}
-
 /* The conditions and the events into the maps of the loaded object. */
 static int trigger_bpf__fill(struct trigger *skel, const struct trigger_conds *c,
-			     const struct trigger_tasks *tk, const int *cpus, const int *fds,
+			     const struct bpf_tasks *tk, const int *cpus, const int *fds,
 			     int nr, char *err, size_t errsz)
 {
-	int ret = trigger_bpf__fill_tasks(skel, tk);
+	int ret = tk ? bpf_loader__fill_tasks(skel->maps.tgids, skel->maps.tids, tk) : 0;
 
 	if (ret) {
 		snprintf(err, errsz, "%s: the tasks' map: %s", TRIGGER_BPF_WHO, strerror(-ret));
@@ -102,14 +87,14 @@ static int trigger_bpf__fill(struct trigger *skel, const struct trigger_conds *c
 }
 
 /* Whether the children of the own processes must join them. */
-static int trigger_bpf__follows(const struct trigger_conds *c, const struct trigger_tasks *tk)
+static int trigger_bpf__follows(const struct trigger_conds *c, const struct bpf_tasks *tk)
 {
 	return tk && tk->follow && tk->nr_pids && trigger_conds__own_tasks(c);
 }
 
 /* Opened, only the kinds in use to load, loaded, maps filled. */
 static int trigger_bpf__load(struct trigger_bpf *t, const struct trigger_conds *c,
-			     const struct trigger_tasks *tk, const int *cpus, const int *fds,
+			     const struct bpf_tasks *tk, const int *cpus, const int *fds,
 			     int nr, char *err, size_t errsz)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = bpf_loader__btf_custom_path());
@@ -140,7 +125,7 @@ static int trigger_bpf__load(struct trigger_bpf *t, const struct trigger_conds *
 }
 
 int trigger_bpf__start(struct trigger_bpf **out, const struct trigger_conds *c,
-		       const struct trigger_tasks *tk, const int *cpus, const int *fds, int nr,
+		       const struct bpf_tasks *tk, const int *cpus, const int *fds, int nr,
 		       int verbose, char *err, size_t errsz)
 {
 	struct trigger_bpf *t = calloc(1, sizeof(*t));

@@ -6,19 +6,9 @@
 
 #include <stddef.h>
 
+struct bpf_tasks;
 struct trigger_bpf;
 struct trigger_conds;
-
-/* The recording's own tasks, which the conditions with own_tasks set
- * watch: processes (with the children they fork when follow) and
- * threads. */
-struct trigger_tasks {
-	const int *pids;
-	int nr_pids;
-	const int *tids;
-	int nr_tids;
-	int follow;
-};
 
 /* The option the programs serve, in their messages. */
 #define TRIGGER_BPF_WHO "--switch-output-when"
@@ -29,12 +19,13 @@ struct trigger_tasks {
 int trigger_bpf__check(const struct trigger_conds *c, char *err, size_t errsz);
 
 /* Loads and attaches the programs of the kinds in use, with c's
- * conditions (cgroups resolved) and the own tasks tk (NULL: none),
+ * conditions (cgroups resolved) and the own tasks tk (NULL: none), which
+ * the conditions with own_tasks set watch,
  * emitting into fds[i], the bpf-output event of CPU cpus[i]. verbose
  * lists the programs on stderr. 0 with *out set, or -errno with one line
  * in err. */
 int trigger_bpf__start(struct trigger_bpf **out, const struct trigger_conds *c,
-		       const struct trigger_tasks *tk, const int *cpus, const int *fds, int nr,
+		       const struct bpf_tasks *tk, const int *cpus, const int *fds, int nr,
 		       int verbose, char *err, size_t errsz);
 /* The bpf-output event of CPU cpu opened anew (the CPU back online): fd
  * takes the old one's place in the programs' map. 0 or -errno. */

@@ -160,10 +160,6 @@ static int thread__pass(struct drain_thread *t)
 			.bpf = rec->opts.no_bpf_event ? NULL : &rec->bpf,
 			.bpf_lock = &dt->bpf_lock,
 			.off_cpu = rec->off_cpu_evsel,
-			.off_cpu_in = rec->off_cpu_evsel ?
-				      rec->off_cpu_evsel->attr.sample_type : 0,
-			.off_cpu_out = rec->off_cpu_evsel ?
-				       rec->off_cpu_evsel->file_sample_type : 0,
 		};
 
 		w = drain__forward(rec->evlist, &sink, &t->stats);

@@ -94,28 +94,26 @@ static const struct perf_event_header *drain__trim(struct scan_arg *a, const str
 	return drain__cut(a, pos, h->size, rec) ? NULL : rec;
 }
 
-/* --off-cpu: a sample of its bpf-output event, rewritten into a->rewritten
- * (bpf/off-cpu.h), which every copy of it is taken from and the file gets
- * in its place; h for any other record. NULL without memory. */
+/* --off-cpu: a sample of its bpf-output event (e: the sample's event),
+ * rewritten into a->rewritten (bpf/off-cpu.h), which every copy of it is
+ * taken from and the file gets in its place; h for any other record. NULL
+ * without memory. */
 static const struct perf_event_header *drain__off_cpu(struct scan_arg *a, const struct mmap *m,
-						      u64 pos, const struct perf_event_header *h)
+						      u64 pos, const struct perf_event_header *h,
+						      const struct evsel *e)
 {
-	struct drain_sink *sink = a->sink;
+	const struct evsel *off_cpu = a->sink->off_cpu;
 	const struct perf_event_header *rec = h;
 	ssize_t len;
-	u64 id;
 
-	if (!sink->off_cpu || h->type != PERF_RECORD_SAMPLE)
-		return h;
-	mmap__copy(m, pos + sizeof(*h), &id, sizeof(id));	/* IDENTIFIER comes first */
-	if (evlist__id2evsel(a->evlist, id) != sink->off_cpu)
+	if (!off_cpu || e != off_cpu)
 		return h;
 	if ((pos & m->mask) + h->size > m->mask + 1) {
 		mmap__copy(m, pos, m->scratch, h->size);
 		rec = m->scratch;
 	}
-	len = off_cpu__rewrite(sink->off_cpu_in, sink->off_cpu_out, rec, a->rewritten,
-			       sizeof(a->rewritten));
+	len = off_cpu__rewrite(off_cpu->attr.sample_type, off_cpu->file_sample_type, rec,
+			       a->rewritten, sizeof(a->rewritten));
 	if (len < 0)
 		return h;	/* not an off-CPU record: kept as it is */
 	rec = (const void *)a->rewritten;
@@ -125,10 +123,11 @@ static const struct perf_event_header *drain__off_cpu(struct scan_arg *a, const 
 /* Copies a record out of the ring where the sink wants it; one that wraps
  * around the end is made whole in the ring's scratch (records reach 64K).
  * rec: h, or the copy the file gets instead (drain__trim(),
- * drain__off_cpu()). time: a sample's, read once by the caller. */
+ * drain__off_cpu()). time: the record's, e: a sample's event, both read
+ * once by the caller. */
 static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 		       const struct perf_event_header *h, const struct perf_event_header *rec,
-		       u64 time)
+		       u64 time, const struct evsel *e)
 {
 	struct drain_sink *sink = a->sink;
 	int tracking = tracking__wants(h->type);
@@ -149,57 +148,76 @@ static int sink_record(struct scan_arg *a, const struct mmap *m, u64 pos,
 		pthread_mutex_unlock(sink->bpf_lock);
 	if (tracking && !sink->tracking)
 		return 0;
-	if (h->type == PERF_RECORD_SAMPLE && (sink->trigger || sink->when)) {
-		struct evsel *e;
-		u64 id;
-
-		memcpy(&id, rec + 1, sizeof(id));	/* IDENTIFIER comes first */
-		e = evlist__id2evsel(a->evlist, id);
-		if (e && e == sink->trigger) {
-			sink->triggered = 1;
-			return 0;
-		}
-		/* kept: the dump it asks for says what fired it */
-		if (e && e == sink->when) {
-			sink->triggered = 1;
-			sink->when_time = sink->when_time ? sink->when_time : time;
-		}
+	if (e && e == sink->trigger) {
+		sink->triggered = 1;
+		return 0;
+	}
+	/* kept: the dump it asks for says what fired it */
+	if (e && e == sink->when) {
+		sink->triggered = 1;
+		sink->when_time = sink->when_time ? sink->when_time : time;
 	}
 	if (tracking)
 		return tracking__add(sink->tracking, rec);
 	if (sink->history)
-		return history__add(sink->history, a->ring, rec, h->type == PERF_RECORD_SAMPLE ?
-				    time : event__time(rec, sink->id_sample_type));
+		return history__add(sink->history, a->ring, rec, time);
 	return sink->pending ? pending__add(sink, rec) : 0;
+}
+
+/* The event of a sample, for the sinks that tell some apart (--off-cpu,
+ * --switch-output-event, --switch-output-when): looked up once a record.
+ * NULL for any other record, or when none does. */
+static const struct evsel *scan__evsel(const struct scan_arg *a, const struct mmap *m, u64 pos,
+				       const struct perf_event_header *h)
+{
+	const struct drain_sink *sink = a->sink;
+	u64 id;
+
+	if (h->type != PERF_RECORD_SAMPLE || (!sink->off_cpu && !sink->trigger && !sink->when) ||
+	    h->size < sizeof(*h) + sizeof(id))
+		return NULL;
+	mmap__copy(m, pos + sizeof(*h), &id, sizeof(id));	/* IDENTIFIER comes first */
+	return evlist__id2evsel(a->evlist, id);
+}
+
+/* The time of the record at pos, read from the ring: a sample's TIME is
+ * near its start, any other record's in its sample_id trailer. 0 when the
+ * records carry none. */
+static u64 scan__time(const struct scan_arg *a, const struct mmap *m, u64 pos,
+		      const struct perf_event_header *h)
+{
+	u64 t = a->sink->id_sample_type, time = 0;
+	size_t off;
+
+	if (!(t & PERF_SAMPLE_TIME))
+		return 0;
+	off = h->type == PERF_RECORD_SAMPLE ? sample__time_offset(t) :
+	      h->size - MIN(h->size, sample_id__time_back(t));
+	if (off >= sizeof(*h) && h->size >= off + sizeof(time))
+		mmap__copy(m, pos + off, &time, sizeof(time));
+	return time;
 }
 
 static int scan_record(const struct mmap *m, u64 pos, const struct perf_event_header *h,
 		       void *arg)
 {
 	struct scan_arg *a = arg;
-	const struct perf_event_header *rec = h;
+	const struct perf_event_header *rec;
+	const struct evsel *e = NULL;
 	u64 time = 0;
 	int err = 0;
 
-	if (a->sink->id_sample_type & PERF_SAMPLE_TIME) {
-		u64 t = a->sink->id_sample_type;
-		/* a sample's TIME is near its start; any other record's, in
-		 * its sample_id trailer */
-		size_t off = h->type == PERF_RECORD_SAMPLE ? sample__time_offset(t) :
-			     h->size - MIN(h->size, sample_id__time_back(t));
-
-		if (off >= sizeof(*h) && h->size >= off + sizeof(time))
-			mmap__copy(m, pos + off, &time, sizeof(time));
-	}
 	if (h->type == PERF_RECORD_KSYMBOL || h->type == PERF_RECORD_BPF_EVENT) {
 		/* the trailer of one the kernel over-sized is not at its end */
 		rec = drain__trim(a, m, pos, h);
 		if (rec)
 			time = event__time(rec, a->sink->id_sample_type);
 	} else {
-		rec = drain__off_cpu(a, m, pos, h);
+		time = scan__time(a, m, pos, h);
+		e = scan__evsel(a, m, pos, h);
+		rec = drain__off_cpu(a, m, pos, h, e);
 	}
-	err = rec ? sink_record(a, m, pos, h, rec, time) : -ENOMEM;
+	err = rec ? sink_record(a, m, pos, h, rec, time, e) : -ENOMEM;
 	if (err) {
 		a->stop_pos = pos;
 		return a->err = err;

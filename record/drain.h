@@ -55,9 +55,9 @@ struct drain_sink {
 	struct dso_hits *hits;
 	pthread_mutex_t *hits_lock;
 	/* --off-cpu: its bpf-output event, whose samples go on rewritten
-	 * as offcpu-time samples (off_cpu__rewrite()), and their layouts */
+	 * as offcpu-time samples (off_cpu__rewrite(): from its attr's
+	 * sample_type to its file_sample_type) */
 	struct evsel *off_cpu;
-	u64 off_cpu_in, off_cpu_out;
 };
 
 /* Empties every forward ring: straight from the mapped pages into

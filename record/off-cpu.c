@@ -58,25 +58,6 @@ void record__config_off_cpu(struct record *rec)
 	e->attr.exclude_callchain_kernel = e->attr.exclude_callchain_user = 0;
 }
 
-/* The target's processes and threads, as the thread map has them. */
-static void record__off_cpu_tasks(struct record *rec, struct off_cpu_opts *o, pid_t *list)
-{
-	struct target *t = &rec->opts.target;
-	struct thread_map *threads = rec->evlist->threads;
-
-	if (t->system_wide || t->cpu_list || t->uid_str || !threads || threads->map[0] < 0)
-		return;
-	if (t->tid) {
-		o->tids = list;
-		o->nr_tids = threads->nr;
-	} else {
-		o->pids = list;
-		o->nr_pids = threads->nr;
-		o->follow = !rec->opts.no_inherit;
-	}
-	memcpy(list, threads->map, threads->nr * sizeof(pid_t));
-}
-
 /* -G: the cgroups the events count in, by id (cgroup2: the directory's
  * inode). */
 static int record__off_cpu_cgroups(struct record *rec, u64 *ids)
@@ -97,19 +78,14 @@ int record__load_off_cpu(struct record *rec)
 {
 	struct evsel *e = rec->off_cpu_evsel;
 	struct off_cpu_opts o = { .thresh_ns = rec->opts.off_cpu_thresh_ms * 1000000 };
-	struct thread_map *threads = rec->evlist->threads;
-	pid_t *list;
 	u64 cgroups[64];
 	int err = 0;
 
 	if (!e)
 		return 0;
-	list = calloc(threads ? threads->nr : 1, sizeof(pid_t));
-	if (!list) {
-		snprintf(rec->err, sizeof(rec->err), "%s: %s", OFF_CPU_OPTION, strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	record__off_cpu_tasks(rec, &o, list);
+	/* -u alone: its tasks are told by their uid, new ones too */
+	if (!rec->opts.target.uid_str)
+		o.tasks = record__bpf_tasks(rec->evlist, &rec->opts);
 	o.filter_uid = rec->opts.target.uid_str != NULL && !rec->opts.target.pid &&
 		       !rec->opts.target.tid;
 	o.uid = rec->opts.target.uid;
@@ -121,7 +97,6 @@ int record__load_off_cpu(struct record *rec)
 		o.nr_cpus = rec->evlist->target_cpus->nr;
 	}
 	rec->off_cpu = off_cpu__load(&o, rec->err, sizeof(rec->err));
-	free(list);
 	if (!rec->off_cpu)
 		return -EINVAL;
 	for (int c = 0; c < e->nr_cpus && !err; c++)

@@ -59,7 +59,7 @@ static void post_dump__drop(struct post_dump *pd, struct post_dump_job *job, con
 
 void post_dump__add(struct post_dump *pd, const char *path, const char *trigger)
 {
-	char cwd[PATH_MAX];
+	char cwd[PATH_MAX], p[ESCAPE_LOG_SIZE];
 	struct post_dump_job job = { .trigger = trigger };
 	int slot;
 
@@ -70,9 +70,11 @@ void post_dump__add(struct post_dump *pd, const char *path, const char *trigger)
 	else if (getcwd(cwd, sizeof(cwd)) && asprintf(&job.path, "%s/%s", cwd, path) < 0)
 		job.path = NULL;
 	if (!job.path) {
+		const char *why = strerror(errno);
+
 		pd->st.dropped++;
 		pd->changed = 1;
-		pr_err("perf record: post-dump: %s: no run: %s\n", path, strerror(errno));
+		pr_err("perf record: post-dump: %s: no run: %s\n", esc(p, sizeof(p), path), why);
 		return;
 	}
 	if (pd->ended) {

@@ -2,6 +2,7 @@
  * sample_id layout that follows. */
 #include "record/record-config.h"
 #include "record/record-options.h"
+#include "util/cpumap.h"
 #include "util/evlist.h"
 
 #include <errno.h>
@@ -403,4 +404,23 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 		config_ids(evlist);
 	config_read_ids(evlist);
 	return 0;
+}
+
+struct bpf_tasks record__bpf_tasks(const struct evlist *evlist, const struct record_opts *opts)
+{
+	const struct thread_map *threads = evlist->threads;
+	struct bpf_tasks tk = { 0 };
+
+	if (opts->target.system_wide || opts->target.cpu_list || !threads ||
+	    threads->map[0] < 0)
+		return tk;
+	if (opts->target.tid) {
+		tk.tids = threads->map;
+		tk.nr_tids = threads->nr;
+	} else {
+		tk.pids = threads->map;
+		tk.nr_pids = threads->nr;
+		tk.follow = !opts->no_inherit;
+	}
+	return tk;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "lib/util.h"
+#include "bpf/loader.h"
 
 struct evlist;
 struct record_opts;
@@ -18,5 +19,11 @@ int record__config(struct evlist *evlist, const struct record_opts *opts,
 /* After record__config(): the sample_id trailer of the tracking records,
  * and the fields every sample starts with (event__time()). */
 u64 record__id_sample_type(const struct evlist *evlist);
+
+/* The recording's own tasks, as its thread map has them (for the BPF
+ * programs that watch only them): -t's threads, else processes (-p, -u,
+ * the workload), followed into their children unless --no-inherit. None
+ * for a recording of whole CPUs. Points into evlist's thread map. */
+struct bpf_tasks record__bpf_tasks(const struct evlist *evlist, const struct record_opts *opts);
 
 #endif

@@ -418,21 +418,27 @@ static int opt_history(const struct option *opt, const char *arg, int unset)
 	return err ? -1 : 0;
 }
 
+/* The end of an option taking a duration of 1 ms to 1 d: its refusal
+ * said, naming it, when err. -1 then, else 0. */
+static int opt_duration_said(const char *name, const char *arg, int err)
+{
+	if (err)
+		pr_err("perf record: invalid %s '%s': %s\n", name, arg,
+		       err == -ERANGE ? "out of range (1ms to 1d)" :
+		       "expected a time with its unit (e.g. 500ms, 30s, 5m)");
+	return err ? -1 : 0;
+}
+
 /* --switch-output-delay, --switch-output-max-rate; --no-... undoes them */
 static int opt_switch_delay(const struct option *opt, const char *arg, int unset)
 {
 	struct trigger *t = &opt_record(opt)->trigger;
-	int err = 0;
 
-	if (unset)
+	if (unset) {
 		t->delay_ns = 0;
-	else
-		err = trigger__parse_delay(t, arg);
-	if (err)
-		pr_err("perf record: invalid --switch-output-delay '%s': %s\n", arg,
-		       err == -ERANGE ? "out of range (1ms to 1d)" :
-		       "expected a time with its unit (e.g. 500ms, 10s, 1m)");
-	return err ? -1 : 0;
+		return 0;
+	}
+	return opt_duration_said("--switch-output-delay", arg, trigger__parse_delay(t, arg));
 }
 
 static int opt_switch_rate(const struct option *opt, const char *arg, int unset)
@@ -471,17 +477,14 @@ static int opt_switch_exec(const struct option *opt, const char *arg, int unset)
 static int opt_switch_exec_timeout(const struct option *opt, const char *arg, int unset)
 {
 	struct post_dump *pd = &opt_record(opt)->post_dump;
-	int err = 0;
 
-	if (unset)
+	if (unset) {
 		pd->timeout_ns = POST_DUMP_TIMEOUT_NS;
-	else
-		err = parse_duration(arg, 1000000, POST_DUMP_TIMEOUT_MAX_NS, &pd->timeout_ns);
-	if (err)
-		pr_err("perf record: invalid --switch-output-exec-timeout '%s': %s\n", arg,
-		       err == -ERANGE ? "out of range (1ms to 1d)" :
-		       "expected a time with its unit (e.g. 500ms, 30s, 5m)");
-	return err ? -1 : 0;
+		return 0;
+	}
+	return opt_duration_said("--switch-output-exec-timeout", arg,
+				 parse_duration(arg, 1000000, POST_DUMP_TIMEOUT_MAX_NS,
+						&pd->timeout_ns));
 }
 
 /* --switch-output-when=COND, repeatable; --no-switch-output-when drops

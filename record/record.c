@@ -200,8 +200,6 @@ static s64 record__drain_flush(struct record *rec, u64 flush)
 		 * before they are emitted: no round could bound their times */
 		.no_round = rec->off_cpu_evsel != NULL,
 		.off_cpu = rec->off_cpu_evsel,
-		.off_cpu_in = rec->off_cpu_evsel ? rec->off_cpu_evsel->attr.sample_type : 0,
-		.off_cpu_out = rec->off_cpu_evsel ? rec->off_cpu_evsel->file_sample_type : 0,
 	};
 	s64 w = drain__forward(rec->evlist, &sink, &rec->stats);
 

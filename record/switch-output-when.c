@@ -2,6 +2,7 @@
  * bpf-output event its program writes into, the program's start and end. */
 #include "record/switch-output-when.h"
 #include "bpf/trigger.h"
+#include "record/record-config.h"
 #include "record/record-options.h"
 #include "util/cpumap.h"
 #include "util/evlist.h"
@@ -74,33 +75,10 @@ void switch_when__config(struct switch_when *sw)
 	e->attr.inherit = 0;
 }
 
-/* The recording's own tasks, as its thread map has them: -t's threads,
- * else processes (-p, -u, the workload), followed into their children
- * unless --no-inherit. None for a recording of whole CPUs. */
-static struct trigger_tasks switch_when__tasks(const struct evlist *evlist,
-					       const struct record_opts *opts)
-{
-	const struct thread_map *threads = evlist->threads;
-	struct trigger_tasks tk = { 0 };
-
-	if (opts->target.system_wide || opts->target.cpu_list || !threads ||
-	    threads->map[0] < 0)
-		return tk;
-	if (opts->target.tid) {
-		tk.tids = threads->map;
-		tk.nr_tids = threads->nr;
-	} else {
-		tk.pids = threads->map;
-		tk.nr_pids = threads->nr;
-		tk.follow = !opts->no_inherit;
-	}
-	return tk;
-}
-
 int switch_when__start(struct switch_when *sw, struct evlist *evlist,
 		       const struct record_opts *opts, char *err, size_t errsz)
 {
-	struct trigger_tasks tk = switch_when__tasks(evlist, opts);
+	struct bpf_tasks tk = record__bpf_tasks(evlist, opts);
 	struct evsel *e = sw->evsel;
 	int *cpus, *fds, nr = 0, ret;
 

@@ -5,7 +5,11 @@
 #include "tests/tests.h"
 #include "record/post-dump.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -103,6 +107,44 @@ static int test_post_dump_status(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* A dump whose run cannot even be named (the working directory gone, so
+ * no absolute path): the line that says so escapes the dump's name, which
+ * a local user may have chosen, as every other line of a run does. */
+static int test_post_dump_no_path(struct test_ctx *ctx)
+{
+	struct post_dump pd = { .sp = { .pid = -1 }, .timeout_ns = 60000000000ULL,
+				.st = { .last_status = -1 } };
+	char dir[] = "/tmp/perf-test-pd-XXXXXX", log[PATH_MAX], cwd[PATH_MAX], text[512] = "";
+	int fd, saved = dup(2);
+	ssize_t n = -1;
+
+	(void)ctx;
+	TEST_ASSERT(saved >= 0 && getcwd(cwd, sizeof(cwd)) && mkdtemp(dir), "setup");
+	snprintf(log, sizeof(log), "%s.log", dir);
+	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	TEST_ASSERT(fd >= 0 && !chdir(dir) && !rmdir(dir), "a gone cwd");
+	TEST_ASSERT(!post_dump__set(&pd, ": {}"), "set");
+	fflush(stderr);
+	dup2(fd, 2);
+	post_dump__add(&pd, "perf.data\n[ forged line ]", "signal");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (!chdir(cwd))
+		n = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	unlink(log);
+	post_dump__exit(&pd);
+	TEST_ASSERT(n > 0 && pd.st.dropped == 1, "no line (%zd), %llu dropped", n,
+		    (unsigned long long)pd.st.dropped);
+	text[n] = '\0';
+	/* one line: the name's newline written as "\n" */
+	TEST_ASSERT(strstr(text, "perf.data\\n[ forged line ]: no run") &&
+		    strchr(text, '\n') == text + n - 1, "the name not escaped: '%s'", text);
+	return TEST_OK;
+}
+
 TEST_SUITE(suite_record_post_dump, "record/post-dump",
 	   "--switch-output-exec: \"$1\", the queue and its drops, the timeout's kill, the end",
-	   test_post_dump_script, test_post_dump_queue, test_post_dump_status);
+	   test_post_dump_script, test_post_dump_queue, test_post_dump_status,
+	   test_post_dump_no_path);
