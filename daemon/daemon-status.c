@@ -194,7 +194,9 @@ static int status__extra(struct daemon_status *st, char **f, int nf)
 	return 0;
 }
 
-static int status__add(struct daemon_status *st, char *line)
+/* LINE, the FIRST of the file or not: the daemon's line is the first
+ * alone, so that a session named "daemon" is a session like any other. */
+static int status__add(struct daemon_status *st, char *line, int first)
 {
 	char *f[4], *save = NULL, *tok = strtok_r(line, "\t\n", &save);
 	int nf = 0;
@@ -204,7 +206,9 @@ static int status__add(struct daemon_status *st, char *line)
 		f[nf++] = tok;
 	if (!nf)
 		return 0;
-	if (!strcmp(f[0], "daemon") && nf >= 3) {
+	if (first) {
+		if (strcmp(f[0], "daemon") || nf < 3)
+			return 0;
 		st->pid = atoi(f[1]);
 		st->started = atoll(f[2]);
 		return 0;
@@ -232,8 +236,8 @@ struct daemon_status *daemon_status__new(const char *base)
 		err = errno;
 		goto out;
 	}
-	while (!err && getline(&line, &cap, f) > 0)
-		err = -status__add(st, line);
+	for (int first = 1; !err && getline(&line, &cap, f) > 0; first = 0)
+		err = -status__add(st, line, first);
 	free(line);
 	fclose(f);
 out:

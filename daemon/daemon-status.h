@@ -23,7 +23,8 @@ int daemon_lock__take(const char *base, char *errbuf, size_t errsz);
  * holds it that is not the daemon which took it; -errno. */
 pid_t daemon_lock__owner(const char *base, pid_t *holder);
 
-/* BASE/status: the daemon's pid and start, and each session's pid, start
+/* BASE/status: the daemon's pid and start (the first line, "daemon PID
+ * START": a session may be named daemon too), and each session's pid, start
  * and run, rewritten (temp name, then rename) whenever one changes, for
  * `perf daemon` (the listing), ping and signal; then lines an older
  * client skips (their first field is no session's name): "+config PATH"
