@@ -398,35 +398,66 @@ static void session_state__line(struct session_state *ss, const char *key, const
 		ss->last_dump[0] = '\0';
 }
 
+/* The text of SESSION_DIR/state, malloc'd and NUL-terminated: never
+ * through a link (the session's directory's or the file's), a regular
+ * file only (a fifo would hold the reader), at most SESSION_STATE_MAX
+ * bytes. NULL with errno set. */
+static char *session_state__load(const char *session_dir)
+{
+	int dfd = open(session_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd, err;
+	char *buf = NULL;
+	size_t n = 0;
+	struct stat st;
+	ssize_t r;
+
+	fd = dfd < 0 ? -1 : openat(dfd, SESSION_STATE_FILE,
+				   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	err = fd < 0 ? errno : 0;
+	if (dfd >= 0)
+		close(dfd);
+	if (!err && fstat(fd, &st))
+		err = errno;
+	else if (!err && !S_ISREG(st.st_mode))
+		err = EINVAL;
+	else if (!err && !(buf = malloc(SESSION_STATE_MAX + 1)))
+		err = ENOMEM;
+	/* one byte past the bound tells a file that grew past it */
+	while (!err && n <= SESSION_STATE_MAX &&
+	       (r = read(fd, buf + n, SESSION_STATE_MAX + 1 - n)) != 0) {
+		if (r < 0 && errno != EINTR)
+			err = errno;
+		else if (r > 0)
+			n += r;
+	}
+	if (!err && n > SESSION_STATE_MAX)
+		err = EFBIG;
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 int session_state__read(const char *session_dir, struct session_state *ss)
 {
-	char path[4096], *line = NULL, *sp;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-	int fd;
+	char *text, *line, *save = NULL, *sp;
 
 	memset(ss, 0, sizeof(*ss));
 	ss->hook_last_status = -1;
-	snprintf(path, sizeof(path), "%s/state", session_dir);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || !(f = fdopen(fd, "r"))) {
-		int err = -errno;
-
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
+	text = session_state__load(session_dir);
+	if (!text)
+		return -errno;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		sp = strchr(line, ' ');
 		if (sp) {
 			*sp = '\0';
 			session_state__line(ss, line, sp + 1);
 		}
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	return 0;
 }

@@ -87,9 +87,15 @@ struct session_state {
 	double last_dump_time;	/* seconds since the epoch */
 };
 
-/* Reads SESSION_DIR/state (never through a link) into ss: 0, or -errno
- * with ss as "no file" (pid 0, no dump). Keys it does not know are
- * skipped, a last_dump that does not unescape is left out. */
+/* A state file is a dozen short lines and one escaped path: anything
+ * bigger is no recorder's, and is not read. */
+#define SESSION_STATE_MAX (64 * 1024)
+
+/* Reads SESSION_DIR/SESSION_STATE_FILE into ss: never through a link (of
+ * the directory or the file), a regular file of at most SESSION_STATE_MAX
+ * bytes only (-EINVAL, -EFBIG). 0, or -errno with ss as "no file" (pid 0,
+ * no dump). Keys it does not know are skipped, a last_dump that does not
+ * unescape is left out. */
 int session_state__read(const char *session_dir, struct session_state *ss);
 
 #endif

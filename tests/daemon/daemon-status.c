@@ -1,15 +1,33 @@
 /* perf daemon's files as its clients read them (daemon/daemon-status.c):
- * BASE/status written and read back. */
+ * BASE/status written and read back, a recorder's state file read only
+ * when it is a small regular file reached through no link. */
 #include "tests/tests.h"
 #include "daemon/daemon-session.h"
 #include "daemon/daemon-status.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* TEXT (LEN bytes) as DIR/NAME. */
+static int put_file(const char *dir, const char *name, const char *text, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	err = fwrite(text, 1, len, f) == len ? 0 : -EIO;
+	return fclose(f) || err ? -EIO : 0;
+}
 
 /* A session named "daemon" is listed as a session, and the daemon's pid
  * stays the daemon's. */
@@ -49,6 +67,75 @@ static int test_status_daemon_session(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+static const char state_text[] = "pid 321\ndumps 4\ndumps_failed 1\n"
+				 "last_dump /b/session-x/perf.data.1\\x01\n"
+				 "last_dump_time 1764000000.500000000\nhook_runs 3\n"
+				 "hook_last_status 768\nnewer_key 9\n";
+
+/* A recorder's file as it writes it; a link, a fifo and a file past the
+ * bound are read as no file, at once. */
+static int test_state_read(struct test_ctx *ctx)
+{
+	char top[] = "/tmp/frstate.XXXXXX", dir[64], link[128], path[128];
+	size_t big = SESSION_STATE_MAX + 1;
+	struct session_state ss;
+	char *text = malloc(big);
+	int err;
+
+	(void)ctx;
+	TEST_ASSERT(text, "malloc");
+	TEST_ASSERT(mkdtemp(top), "mkdtemp: %s", strerror(errno));
+	snprintf(dir, sizeof(dir), "%s/session-x", top);
+	snprintf(link, sizeof(link), "%s/session-l", top);
+	TEST_ASSERT(!mkdir(dir, 0700) && !symlink(dir, link), "%s: %s", dir, strerror(errno));
+	TEST_ASSERT(!put_file(dir, "state", state_text, strlen(state_text)), "state");
+
+	err = session_state__read(dir, &ss);
+	TEST_ASSERT(!err && ss.pid == 321 && ss.dumps == 4 && ss.dumps_failed == 1 &&
+		    ss.hook_runs == 3 && ss.hook_last_status == 768 &&
+		    ss.last_dump_time == 1764000000.5 &&
+		    !strcmp(ss.last_dump, "/b/session-x/perf.data.1\x01"),
+		    "read %d: pid %d dumps %llu last '%s'", err, (int)ss.pid, ss.dumps, ss.last_dump);
+
+	/* the session's directory through a link */
+	err = session_state__read(link, &ss);
+	TEST_ASSERT(err < 0 && !ss.pid && !ss.last_dump[0], "a linked directory read: %d", err);
+
+	/* the state file a link to a good one */
+	snprintf(path, sizeof(path), "%s/real", top);
+	snprintf(link, sizeof(link), "%s/state", dir);
+	TEST_ASSERT(!put_file(top, "real", state_text, strlen(state_text)) && !unlink(link) &&
+		    !symlink(path, link), "%s: %s", link, strerror(errno));
+	err = session_state__read(dir, &ss);
+	TEST_ASSERT(err == -ELOOP && !ss.pid, "a linked state read: %d", err);
+	unlink(link);
+
+	/* a fifo, which a blocking open would wait on for ever */
+	TEST_ASSERT(!mkfifo(link, 0600), "mkfifo: %s", strerror(errno));
+	err = session_state__read(dir, &ss);
+	TEST_ASSERT(err == -EINVAL && !ss.pid, "a fifo read: %d", err);
+	unlink(link);
+
+	/* the bound: at it, read; one byte past it, not */
+	memset(text, '\n', big);
+	memcpy(text, "pid 9\n", 6);
+	TEST_ASSERT(!put_file(dir, "state", text, big - 1), "state");
+	err = session_state__read(dir, &ss);
+	TEST_ASSERT(!err && ss.pid == 9, "%zu bytes: %d, pid %d", big - 1, err, (int)ss.pid);
+	TEST_ASSERT(!put_file(dir, "state", text, big), "state");
+	err = session_state__read(dir, &ss);
+	TEST_ASSERT(err == -EFBIG && !ss.pid, "%zu bytes: %d, pid %d", big, err, (int)ss.pid);
+
+	free(text);
+	unlink(link);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/session-l", top);
+	unlink(path);
+	rmdir(dir);
+	rmdir(top);
+	return TEST_OK;
+}
+
 TEST_SUITE(suite_daemon_daemon_status, "daemon/daemon-status",
 	   "perf daemon's status and a session's state file, as the clients read them",
-	   test_status_daemon_session);
+	   test_status_daemon_session, test_state_read);
