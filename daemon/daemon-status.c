@@ -220,20 +220,40 @@ static int status__add(struct daemon_status *st, char *line, int first)
 	return status__push(st, f[0], f[3], atoi(f[1]), atoll(f[2]));
 }
 
+/* NAME in DIRFD for reading, a regular file reached through no link: a
+ * fifo would hold the reader. The fd, or -errno. */
+static int regular_file__open(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 struct daemon_status *daemon_status__new(const char *base)
 {
 	struct daemon_status *st = calloc(1, sizeof(*st));
 	char path[4096], *line = NULL;
 	size_t cap = 0;
-	int err = 0;
+	int err = 0, fd;
 	FILE *f;
 
 	if (!st)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/status", base);
-	f = fopen(path, "re");
+	fd = regular_file__open(AT_FDCWD, path);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
 	if (!f) {
-		err = errno;
+		err = fd < 0 ? -fd : errno;
+		if (fd >= 0)
+			close(fd);
 		goto out;
 	}
 	for (int first = 1; !err && getline(&line, &cap, f) > 0; first = 0)
@@ -407,19 +427,13 @@ static char *session_state__load(const char *session_dir)
 	int dfd = open(session_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd, err;
 	char *buf = NULL;
 	size_t n = 0;
-	struct stat st;
 	ssize_t r;
 
-	fd = dfd < 0 ? -1 : openat(dfd, SESSION_STATE_FILE,
-				   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	err = fd < 0 ? errno : 0;
+	fd = dfd < 0 ? -errno : regular_file__open(dfd, SESSION_STATE_FILE);
+	err = fd < 0 ? -fd : 0;
 	if (dfd >= 0)
 		close(dfd);
-	if (!err && fstat(fd, &st))
-		err = errno;
-	else if (!err && !S_ISREG(st.st_mode))
-		err = EINVAL;
-	else if (!err && !(buf = malloc(SESSION_STATE_MAX + 1)))
+	if (!err && !(buf = malloc(SESSION_STATE_MAX + 1)))
 		err = ENOMEM;
 	/* one byte past the bound tells a file that grew past it */
 	while (!err && n <= SESSION_STATE_MAX &&

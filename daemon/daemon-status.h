@@ -51,8 +51,9 @@ struct daemon_status {
 	int nr;
 };
 
-/* Reads BASE/status. A status the caller frees with
- * daemon_status__delete(), or NULL with errno set. */
+/* Reads BASE/status, a regular file reached through no link (ELOOP,
+ * EINVAL). A status the caller frees with daemon_status__delete(), or
+ * NULL with errno set. */
 struct daemon_status *daemon_status__new(const char *base);
 void daemon_status__delete(struct daemon_status *st);
 

@@ -1,6 +1,6 @@
 /* perf daemon's files as its clients read them (daemon/daemon-status.c):
- * BASE/status written and read back, a recorder's state file read only
- * when it is a small regular file reached through no link. */
+ * BASE/status written and read back, it and a recorder's state file read
+ * only when they are regular files reached through no link. */
 #include "tests/tests.h"
 #include "daemon/daemon-session.h"
 #include "daemon/daemon-status.h"
@@ -64,6 +64,36 @@ static int test_status_daemon_session(struct test_ctx *ctx)
 	TEST_ASSERT(st->config && !strcmp(st->config, "/etc/perfconfig"), "config %s",
 		    st->config ? st->config : "(none)");
 	daemon_status__delete(st);
+	return TEST_OK;
+}
+
+/* BASE/status through a link, or a fifo there, is read as no status, at
+ * once. */
+static int test_status_link(struct test_ctx *ctx)
+{
+	char base[] = "/tmp/frstatus.XXXXXX", real[64], path[64];
+	struct daemon_status *st;
+	int err;
+
+	(void)ctx;
+	TEST_ASSERT(mkdtemp(base), "mkdtemp: %s", strerror(errno));
+	snprintf(real, sizeof(real), "%s/real", base);
+	snprintf(path, sizeof(path), "%s/status", base);
+	TEST_ASSERT(!put_file(base, "real", "daemon\t1\t2\n", 11) && !symlink(real, path),
+		    "%s: %s", path, strerror(errno));
+	st = daemon_status__new(base);
+	err = errno;
+	unlink(path);
+	daemon_status__delete(st);
+	TEST_ASSERT(!st && err == ELOOP, "a linked status read: %s", st ? "ok" : strerror(err));
+	TEST_ASSERT(!mkfifo(path, 0600), "mkfifo: %s", strerror(errno));
+	st = daemon_status__new(base);
+	err = errno;
+	unlink(path);
+	unlink(real);
+	rmdir(base);
+	daemon_status__delete(st);
+	TEST_ASSERT(!st && err == EINVAL, "a fifo read: %s", st ? "ok" : strerror(err));
 	return TEST_OK;
 }
 
@@ -138,4 +168,4 @@ static int test_state_read(struct test_ctx *ctx)
 
 TEST_SUITE(suite_daemon_daemon_status, "daemon/daemon-status",
 	   "perf daemon's status and a session's state file, as the clients read them",
-	   test_status_daemon_session, test_state_read);
+	   test_status_daemon_session, test_status_link, test_state_read);
