@@ -106,4 +106,7 @@ tr '\0' ' ' < "/proc/$spid/cmdline" | grep -q -- " --switch-output-exec-timeout=
 grep -q "session cpu: run or post-dump changed, restarting it" "$B/output" ||
 	fail "the daemon's log: $(tail -3 "$B/output")"
 "$PERF" daemon start --config "$cfg" --json 2>/dev/null && fail "start took --json"
+"$PERF" daemon --config "$cfg" --json -x: > jx 2> jx.err; rc=$?
+[ $rc = 129 ] && [ ! -s jx ] && grep -q -- "-x and --json" jx.err ||
+	fail "-x with --json: exit $rc, $(head -c 200 jx jx.err)"
 exit 0
