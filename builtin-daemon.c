@@ -399,6 +399,10 @@ int cmd_daemon(int argc, const char **argv)
 		pr_err("perf daemon: --json is for the listing and ping only\n");
 		return 129;
 	}
+	if (o.json && o.sep) {
+		pr_err("perf daemon: -x and --json are two formats: give one\n");
+		return 129;
+	}
 	if (o.session && cmd != CMD_SIGNAL && cmd != CMD_PING) {
 		pr_err("perf daemon: --session is for signal and ping only\n");
 		return 129;

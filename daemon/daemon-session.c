@@ -101,13 +101,17 @@ static char *strdup_or_null(const char *s, int *err)
 	return d;
 }
 
+/* Whether a and b differ, NULL (not given) differing from any string. */
+static int str_differs(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) != 0 : a != b;
+}
+
 /* Whether the config asks s for another recorder: its run or post-dump changed. */
 static int session__differs(const struct daemon_session *s, const struct daemon_session_config *c)
 {
-	return strcmp(c->run, s->run) || !!c->post_dump != !!s->post_dump ||
-	       (c->post_dump && strcmp(c->post_dump, s->post_dump)) ||
-	       !!c->post_dump_timeout != !!s->post_dump_timeout ||
-	       (c->post_dump_timeout && strcmp(c->post_dump_timeout, s->post_dump_timeout));
+	return str_differs(c->run, s->run) || str_differs(c->post_dump, s->post_dump) ||
+	       str_differs(c->post_dump_timeout, s->post_dump_timeout);
 }
 
 /* s takes c's run and post-dump. 0 or -ENOMEM (s unchanged). */

@@ -194,7 +194,9 @@ static int status__extra(struct daemon_status *st, char **f, int nf)
 	return 0;
 }
 
-static int status__add(struct daemon_status *st, char *line)
+/* LINE, the FIRST of the file or not: the daemon's line is the first
+ * alone, so that a session named "daemon" is a session like any other. */
+static int status__add(struct daemon_status *st, char *line, int first)
 {
 	char *f[4], *save = NULL, *tok = strtok_r(line, "\t\n", &save);
 	int nf = 0;
@@ -204,7 +206,9 @@ static int status__add(struct daemon_status *st, char *line)
 		f[nf++] = tok;
 	if (!nf)
 		return 0;
-	if (!strcmp(f[0], "daemon") && nf >= 3) {
+	if (first) {
+		if (strcmp(f[0], "daemon") || nf < 3)
+			return 0;
 		st->pid = atoi(f[1]);
 		st->started = atoll(f[2]);
 		return 0;
@@ -216,24 +220,44 @@ static int status__add(struct daemon_status *st, char *line)
 	return status__push(st, f[0], f[3], atoi(f[1]), atoll(f[2]));
 }
 
+/* NAME in DIRFD for reading, a regular file reached through no link: a
+ * fifo would hold the reader. The fd, or -errno. */
+static int regular_file__open(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 struct daemon_status *daemon_status__new(const char *base)
 {
 	struct daemon_status *st = calloc(1, sizeof(*st));
 	char path[4096], *line = NULL;
 	size_t cap = 0;
-	int err = 0;
+	int err = 0, fd;
 	FILE *f;
 
 	if (!st)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/status", base);
-	f = fopen(path, "re");
+	fd = regular_file__open(AT_FDCWD, path);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
 	if (!f) {
-		err = errno;
+		err = fd < 0 ? -fd : errno;
+		if (fd >= 0)
+			close(fd);
 		goto out;
 	}
-	while (!err && getline(&line, &cap, f) > 0)
-		err = -status__add(st, line);
+	for (int first = 1; !err && getline(&line, &cap, f) > 0; first = 0)
+		err = -status__add(st, line, first);
 	free(line);
 	fclose(f);
 out:
@@ -394,35 +418,60 @@ static void session_state__line(struct session_state *ss, const char *key, const
 		ss->last_dump[0] = '\0';
 }
 
+/* The text of SESSION_DIR/state, malloc'd and NUL-terminated: never
+ * through a link (the session's directory's or the file's), a regular
+ * file only (a fifo would hold the reader), at most SESSION_STATE_MAX
+ * bytes. NULL with errno set. */
+static char *session_state__load(const char *session_dir)
+{
+	int dfd = open(session_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd, err;
+	char *buf = NULL;
+	size_t n = 0;
+	ssize_t r;
+
+	fd = dfd < 0 ? -errno : regular_file__open(dfd, SESSION_STATE_FILE);
+	err = fd < 0 ? -fd : 0;
+	if (dfd >= 0)
+		close(dfd);
+	if (!err && !(buf = malloc(SESSION_STATE_MAX + 1)))
+		err = ENOMEM;
+	/* one byte past the bound tells a file that grew past it */
+	while (!err && n <= SESSION_STATE_MAX &&
+	       (r = read(fd, buf + n, SESSION_STATE_MAX + 1 - n)) != 0) {
+		if (r < 0 && errno != EINTR)
+			err = errno;
+		else if (r > 0)
+			n += r;
+	}
+	if (!err && n > SESSION_STATE_MAX)
+		err = EFBIG;
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 int session_state__read(const char *session_dir, struct session_state *ss)
 {
-	char path[4096], *line = NULL, *sp;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-	int fd;
+	char *text, *line, *save = NULL, *sp;
 
 	memset(ss, 0, sizeof(*ss));
 	ss->hook_last_status = -1;
-	snprintf(path, sizeof(path), "%s/state", session_dir);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || !(f = fdopen(fd, "r"))) {
-		int err = -errno;
-
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
+	text = session_state__load(session_dir);
+	if (!text)
+		return -errno;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		sp = strchr(line, ' ');
 		if (sp) {
 			*sp = '\0';
 			session_state__line(ss, line, sp + 1);
 		}
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	return 0;
 }

@@ -23,7 +23,8 @@ int daemon_lock__take(const char *base, char *errbuf, size_t errsz);
  * holds it that is not the daemon which took it; -errno. */
 pid_t daemon_lock__owner(const char *base, pid_t *holder);
 
-/* BASE/status: the daemon's pid and start, and each session's pid, start
+/* BASE/status: the daemon's pid and start (the first line, "daemon PID
+ * START": a session may be named daemon too), and each session's pid, start
  * and run, rewritten (temp name, then rename) whenever one changes, for
  * `perf daemon` (the listing), ping and signal; then lines an older
  * client skips (their first field is no session's name): "+config PATH"
@@ -50,8 +51,9 @@ struct daemon_status {
 	int nr;
 };
 
-/* Reads BASE/status. A status the caller frees with
- * daemon_status__delete(), or NULL with errno set. */
+/* Reads BASE/status, a regular file reached through no link (ELOOP,
+ * EINVAL). A status the caller frees with daemon_status__delete(), or
+ * NULL with errno set. */
 struct daemon_status *daemon_status__new(const char *base);
 void daemon_status__delete(struct daemon_status *st);
 
@@ -86,9 +88,15 @@ struct session_state {
 	double last_dump_time;	/* seconds since the epoch */
 };
 
-/* Reads SESSION_DIR/state (never through a link) into ss: 0, or -errno
- * with ss as "no file" (pid 0, no dump). Keys it does not know are
- * skipped, a last_dump that does not unescape is left out. */
+/* A state file is a dozen short lines and one escaped path: anything
+ * bigger is no recorder's, and is not read. */
+#define SESSION_STATE_MAX (64 * 1024)
+
+/* Reads SESSION_DIR/SESSION_STATE_FILE into ss: never through a link (of
+ * the directory or the file), a regular file of at most SESSION_STATE_MAX
+ * bytes only (-EINVAL, -EFBIG). 0, or -errno with ss as "no file" (pid 0,
+ * no dump). Keys it does not know are skipped, a last_dump that does not
+ * unescape is left out. */
 int session_state__read(const char *session_dir, struct session_state *ss);
 
 #endif

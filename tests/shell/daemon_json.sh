@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf daemon --json and ping --json, read by jq: the daemon's pid, base and config, a session's recorder pid, state and restarts, its dumps counted as the files N SIGUSR2s left, its last dump, its post-dump runs (PERF_DAEMON_SESSION and the path given, failures counted, the last status); hostile bytes in the base (a quote, a backslash, a control byte, invalid UTF-8) come out as valid JSON that says them
+# perf daemon --json and ping --json, read by jq: the daemon's pid, base and config, a session's recorder pid, state and restarts, its dumps counted as the files N SIGUSR2s left, its last dump, its post-dump runs (PERF_DAEMON_SESSION and the path given, failures counted, the last status), a changed post-dump-timeout restarting it; hostile bytes in the base (a quote, a backslash, a control byte, invalid UTF-8) come out as valid JSON that says them
 . "$(dirname "$0")/lib/common.sh"
 need_root "the daemon's sessions record system-wide"
 command -v jq >/dev/null || skip "no jq (tests/install-deps installs it)"
@@ -94,5 +94,19 @@ restarted() { local p; p=$(field '.sessions[0].pid'); [ "$p" != null ] && [ "$p"
 wait_until "the session restarted" restarted
 json > j5
 [ "$(jq .sessions[0].restarts j5)" = 1 ] || fail "restarts $(jq .sessions[0].restarts j5)"
+
+# a changed post-dump-timeout alone restarts the session, as a changed run does
+spid=$(jq .sessions[0].pid j5)
+sed -i 's/^post-dump-timeout = 10s$/post-dump-timeout = 20s/' "$cfg"
+wait_until "the session restarted for its new post-dump-timeout" restarted
+[ "$(field .sessions[0].restarts)" = 2 ] || fail "restarts $(field .sessions[0].restarts)"
+spid=$(field .sessions[0].pid)
+tr '\0' ' ' < "/proc/$spid/cmdline" | grep -q -- " --switch-output-exec-timeout=20s " ||
+	fail "pid $spid runs $(tr '\0' ' ' < "/proc/$spid/cmdline")"
+grep -q "session cpu: run or post-dump changed, restarting it" "$B/output" ||
+	fail "the daemon's log: $(tail -3 "$B/output")"
 "$PERF" daemon start --config "$cfg" --json 2>/dev/null && fail "start took --json"
+"$PERF" daemon --config "$cfg" --json -x: > jx 2> jx.err; rc=$?
+[ $rc = 129 ] && [ ! -s jx ] && grep -q -- "-x and --json" jx.err ||
+	fail "-x with --json: exit $rc, $(head -c 200 jx jx.err)"
 exit 0
