@@ -102,7 +102,7 @@ done
 # the BPF scenarios: the off-CPU program's cost beside the stock's
 # sched_switch tracepoint (14), kernel triggers (15: none false, none
 # missed, a latency), reach with --off-cpu (16)
-for v in bare $tools; do
+for v in bare $tools this-each; do
 	grep -F "| 14 off-CPU cost | sched pipe usecs/op | $v | " "$md" | grep -q "| $v | [0-9]" ||
 		fail "no number in 14's usecs/op for $v"
 done
