@@ -102,7 +102,7 @@ done
 # the BPF scenarios: the off-CPU program's cost beside the stock's
 # sched_switch tracepoint (14), kernel triggers (15: none false, none
 # missed, a latency), reach with --off-cpu (16)
-for v in bare $tools; do
+for v in bare $tools this-each; do
 	grep -F "| 14 off-CPU cost | sched pipe usecs/op | $v | " "$md" | grep -q "| $v | [0-9]" ||
 		fail "no number in 14's usecs/op for $v"
 done
@@ -111,6 +111,9 @@ for kind in syscall offcpu; do
 		grep -F "| 15 kernel triggers | $kind: $metric | this | 0 " "$md" >/dev/null ||
 			fail "15 $kind: '$metric' is not 0: $(grep -F "$kind: $metric" "$md")"
 	done
+	# missed is 0 only if there were spans to miss: every 22 ms one counted
+	grep -F "| 15 kernel triggers | $kind: spans of 22 ms (each must fire) | this | 5 " "$md" >/dev/null ||
+		fail "15 $kind: not the 5 spans of 22 ms: $(grep -F "$kind: spans of 22 ms" "$md")"
 	grep -F "| 15 kernel triggers | $kind: ms from the span's end to the dump's cut, median | this | " "$md" |
 		grep -q '| this | [0-9]' || fail "no trigger latency for $kind"
 done

@@ -50,11 +50,16 @@ wait_ready "$spid"
 # failure counted, its status the last one's
 ndumps() { grep -c '^\[ perf record: Dump ' "$B/session-cpu/output"; }
 # a SIGUSR2 right after a dump may find no sample since (-F 99): the
-# recorder says so and writes nothing, rightly; that one is asked again
+# recorder says so and writes nothing, rightly; that one is asked again,
+# up to 10 times (at 99 Hz on 2 CPUs a sample is never 10 asks away):
+# a recorder that never dumps again fails, never hangs the test
 nnone() { grep -c '^\[ perf record: No samples since the last dump' "$B/session-cpu/output"; }
 dumped_or_none() { [ "$(ndumps)" -ge "$1" ] || [ "$(nnone)" -gt "$2" ]; }
 for ((i = 1; i <= N; i++)); do
-	while none=$(nnone); kill -USR2 "$spid"; do
+	for ((ask = 1; ; ask++)); do
+		[ $ask -le 10 ] || fail "dump $i: 10 SIGUSR2s found no sample: $(tail -3 "$B/session-cpu/output")"
+		none=$(nnone)
+		kill -USR2 "$spid" || fail "no recorder $spid for dump $i"
 		wait_until "dump $i" dumped_or_none "$i" "$none"
 		[ "$(ndumps)" -ge "$i" ] && break
 	done

@@ -1,15 +1,9 @@
 #!/bin/bash
 # --off-cpu and --switch-output-when across CPU hotplug: once cpu 1 went offline and came back, its events opened anew, the BPF programs emit into the new ones: a block that ends on cpu 1 is an offcpu-time sample, a span that ends there fires its condition
 . "$(dirname "$0")/lib/common.sh"
-need_root "offlines a CPU, loads BPF programs"
+need_bpf "offlining a CPU"
 need_stock
-[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF (/sys/kernel/btf/vmlinux)"
-ONLINE=/sys/devices/system/cpu/cpu1/online
-[ -w $ONLINE ] || skip "cpu 1 cannot go offline here (no $ONLINE)"
-[ "$(cat $ONLINE)" = 1 ] || skip "cpu 1 is offline"
-# whatever happens, cpu 1 comes back
-trap 'echo 1 > $ONLINE; cleanup' EXIT
-trap 'exit 1' INT TERM HUP
+need_cpu1_hotplug
 cd "$TMP" || exit 1
 cp /bin/sleep hp-nap || exit 1
 
@@ -23,15 +17,24 @@ cycle_cpu1() {	# ERR
 	return 0
 }
 
-# --off-cpu: hp-nap blocks 0.3 s on cpu 1, after it came back
-"$PERF" record -v --off-cpu -a -e cpu-clock -o oc.data 2> oc.err &
-rp=$!
-BG_PIDS+=($rp)
-wait_ready $rp
-cycle_cpu1 oc.err
-taskset -c 1 ./hp-nap 0.3 &
-nap=$!
-wait $nap || fail "hp-nap"
+# nap_after_cycle ERR ARGS...: a recorder of every CPU with ARGS (its pid
+# in rp, its stderr in ERR), cpu 1 offline and back under it, then hp-nap
+# (its pid in nap) blocking 0.3 s on cpu 1
+nap_after_cycle() {
+	local err=$1
+	shift
+	"$PERF" record -v -a -e cpu-clock "$@" 2> "$err" &
+	rp=$!
+	BG_PIDS+=($rp)
+	wait_ready $rp
+	cycle_cpu1 "$err"
+	taskset -c 1 ./hp-nap 0.3 &
+	nap=$!
+	wait $nap || fail "hp-nap"
+}
+
+# --off-cpu: hp-nap's block on cpu 1, after it came back
+nap_after_cycle oc.err --off-cpu -o oc.data
 kill -INT $rp
 wait_stopped $rp INT || fail "--off-cpu: recorder status $STOPPED_STATUS: $(tail -3 oc.err)"
 stock_reads_clean oc.data
@@ -42,15 +45,8 @@ awk -v n=$nap '$1 == n && $2 == "[001]" && /offcpu-time/ && $4 > 0.28e9 { f = 1 
 	     "the recorder: $(grep -v '^ *BPF\|^libbpf' oc.err | tail -4 | tr '\n' ';')"
 
 # --switch-output-when: the span of hp-nap on cpu 1 fires
-"$PERF" record -v --overwrite --switch-output -a -e cpu-clock -F 49 \
-	--switch-output-when='offcpu>100ms,comm=hp-nap' -o sw.data 2> sw.err &
-rp=$!
-BG_PIDS+=($rp)
-wait_ready $rp
-cycle_cpu1 sw.err
-taskset -c 1 ./hp-nap 0.3 &
-nap=$!
-wait $nap || fail "hp-nap"
+nap_after_cycle sw.err --overwrite --switch-output -F 49 \
+	--switch-output-when='offcpu>100ms,comm=hp-nap' -o sw.data
 wait_line sw.err "Dump sw\.data"
 kill -INT $rp
 wait_stopped $rp INT || fail "--switch-output-when: recorder status $STOPPED_STATUS: $(tail -3 sw.err)"

@@ -4,12 +4,7 @@
 need_root "offlines a CPU"
 need_stock
 need_tracepoint sched sched_switch
-ONLINE=/sys/devices/system/cpu/cpu1/online
-[ -w $ONLINE ] || skip "cpu 1 cannot go offline here (no $ONLINE)"
-[ "$(cat $ONLINE)" = 1 ] || skip "cpu 1 is offline"
-# whatever happens, cpu 1 comes back
-trap 'echo 1 > $ONLINE; cleanup' EXIT
-trap 'exit 1' INT TERM HUP
+need_cpu1_hotplug
 cd "$TMP" || exit 1
 for name in hp_before hp_after hp_later; do cp /usr/bin/yes $name || exit 1; done
 

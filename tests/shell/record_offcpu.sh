@@ -2,9 +2,8 @@
 # perf record --off-cpu: offcpu-time samples of a task blocked in a known place (nanosleep, a pipe read) carry its stack and the time blocked, read by the stock perf; in flight-recorder dumps and --history too; -v names the BPF programs; the refusal without BTF or permission; nothing left loaded after SIGKILL
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-need_root "loading BPF programs"
-[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux: --off-cpu refuses (tested below only where BTF exists)"
-command -v cc >/dev/null || skip "no C compiler for the blocking workload"
+need_bpf
+need_cc "the blocking workload"
 cd "$TMP" || exit 1
 
 MS=500

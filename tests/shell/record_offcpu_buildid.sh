@@ -2,9 +2,8 @@
 # perf record --off-cpu: the binaries in the user frames of offcpu-time samples get their build ids in the file (normal mode and a --overwrite dump) and in the build-id cache, even for a task that never ran long enough to be sampled on a CPU; the stock perf names the blocked task's functions from the cache once the binary is gone
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-need_root "loading BPF programs"
-[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux: --off-cpu cannot run"
-command -v cc >/dev/null || skip "no C compiler"
+need_bpf
+need_cc
 cd "$TMP" || exit 1
 
 # bid-nap: blocks 0.2 s (in bidnap_wait(), called by main), under a build id of its own

@@ -2,9 +2,8 @@
 # perf record --off-cpu: the sums of the blocks below --off-cpu-thresh, written at the end, carry the recording's end as their time (after every other sample, never 0), in a file, in the exit dump of --overwrite and of --history, with the stock perf reading them under the right comm; a flight recorder's dump (--overwrite, --history) holds the block that ended before its trigger
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-need_root "loading BPF programs"
-[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux: --off-cpu cannot run"
-command -v cc >/dev/null || skip "no C compiler for the napping workload"
+need_bpf
+need_cc "the napping workload"
 cd "$TMP" || exit 1
 
 NAPS=20

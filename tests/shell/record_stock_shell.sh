@@ -36,15 +36,22 @@ run() {	# SCRIPT: its exit code, its output in SCRIPT.out
 }
 verdict() { echo "  $1: $2" >&2; }
 
+# judge SCRIPT LABEL [LINE]: runs SCRIPT, which passes when it exits 0
+# (and prints LINE, if given); a failure goes into $failed with the
+# start of its output, less the lines of perf's own noise
 failed=
-run pipe_test.sh
-rc=$?
-if [ $rc = 0 ]; then
-	verdict pipe_test.sh PASS
-else
-	verdict pipe_test.sh "FAIL (exit $rc)"
-	failed="pipe_test.sh exit $rc: $(grep -v '^ *[0-9.]*%\|^#\|^$\|^\[ perf record' pipe_test.sh.out | head -5)"
-fi
+judge() {
+	local rc=0
+	run "$1" || rc=$?
+	if [ $rc = 0 ] && { [ -z "$3" ] || grep -qFx -- "$3" "$1.out"; }; then
+		verdict "$2" PASS
+	else
+		verdict "$2" "FAIL (exit $rc)"
+		failed="$failed${failed:+; }$2 exit $rc: $(grep -v '^ *[0-9.]*%\|^#\|^$\|^\[ perf record' "$1.out" |
+			tr '\n' ' ' | head -c 400)"
+	fi
+}
+judge pipe_test.sh pipe_test.sh
 
 # record.sh's first test records with --per-thread; its second needs an
 # Intel PMU event (br_inst_retired.near_call) and says it skipped without
@@ -71,31 +78,20 @@ sed -e "s/perf list | egrep -q 'br_inst_retired.near_call'/true/" \
     -e 's/br_inst_retired.near_call:p/cpu-clock/' record.sh > record_regs.sh
 chmod +x record_regs.sh
 grep -q 'cpu-clock' record_regs.sh || fail "$record_src: no br_inst_retired.near_call:p to replace"
-if [ -z "$skipped" ]; then
-	run record_regs.sh
-	rc=$?
-	if [ $rc = 0 ] && grep -q '^Register capture test \[Success\]$' record_regs.sh.out; then
-		verdict "record.sh (register capture on cpu-clock)" PASS
-	else
-		verdict "record.sh (register capture on cpu-clock)" "FAIL (exit $rc)"
-		failed="$failed${failed:+; }record.sh on cpu-clock exit $rc: $(tr '\n' ' ' < record_regs.sh.out | head -c 400)"
-	fi
-fi
+[ -n "$skipped" ] ||
+	judge record_regs.sh "record.sh (register capture on cpu-clock)" 'Register capture test [Success]'
 # record_offcpu.sh: --off-cpu as upstream perf means it (the stock itself
 # was built without it); its checks of the files are the stock's evlist
 # and report. Exit 2 is its skip: no BPF, no privilege.
+# A package without it is a skip, said as such, never a silent pass.
 offcpu_src=$(script_of_package record_offcpu.sh)
 if [ -r "$offcpu_src" ]; then
 	cp "$offcpu_src" record_offcpu.sh
 	chmod +x record_offcpu.sh
-	run record_offcpu.sh
-	rc=$?
-	if [ $rc = 0 ]; then
-		verdict record_offcpu.sh PASS
-	else
-		verdict record_offcpu.sh "FAIL (exit $rc)"
-		failed="$failed${failed:+; }record_offcpu.sh exit $rc: $(tr '\n' ' ' < record_offcpu.sh.out | head -c 400)"
-	fi
+	judge record_offcpu.sh record_offcpu.sh
+else
+	skipped="$skipped${skipped:+; }the linux-perf package has no tests/shell/record_offcpu.sh"
+	verdict record_offcpu.sh "SKIP (not in the linux-perf package)"
 fi
 [ -z "$failed" ] || fail "$failed"
 [ -z "$skipped" ] || skip "pipe_test.sh passed; $skipped"

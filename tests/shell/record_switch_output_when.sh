@@ -1,9 +1,8 @@
 #!/bin/bash
 # --switch-output-when: a span above its condition fires one dump whose record (condition, task, duration) the stock's perf script prints, spans below fire none, for offcpu, syscall and runqlat; pid=, tid=, comm=, cgroup= filter; --switch-output-max-rate applies; bad conditions and BPF that cannot run are refused in one line; -v lists the programs, gone after a SIGKILL
 . "$(dirname "$0")/lib/common.sh"
-need_root "loading BPF programs"
+need_bpf
 need_stock
-[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF (/sys/kernel/btf/vmlinux)"
 command -v bpftool >/dev/null || skip "no bpftool (tests/install-deps)"
 cd "$TMP" || exit 1
 

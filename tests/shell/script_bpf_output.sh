@@ -2,8 +2,7 @@
 # perf script on bpf-output events (offcpu-time samples with no RAW data, switch-output-when records, binary payloads): byte for byte the stock perf script's, by default and with -F bpf-output, +bpf-output, -bpf-output, sw:, trace, on --off-cpu files (-g, -a -g, -e dummy, an --overwrite dump) and --switch-output-when dumps
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-need_root "loading BPF programs, system-wide recording"
-[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF (/sys/kernel/btf/vmlinux): no --off-cpu"
+need_bpf "system-wide recording"
 cd "$TMP" || exit 1
 
 # the workload: blocks in nanosleep (its offcpu-time samples), its pid in wl.pid

@@ -29,6 +29,29 @@ build_tagged() {	# OUT TAG [cc flags]
 		"$(dirname "${BASH_SOURCE[0]}")/tagged.c" || fail "compile $1"
 }
 
+# Skips unless this perf's BPF programs (--off-cpu, --switch-output-when)
+# can load here: root, and the kernel's BTF they are relocated against
+# (CO-RE). WHY: what else the test needs root for.
+need_bpf() {	# [WHY]
+	need_root "loading BPF programs${1:+, $1}"
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF (/sys/kernel/btf/vmlinux)"
+}
+
+need_cc() {	# [WHAT FOR]
+	command -v cc >/dev/null || skip "no C compiler${1:+ for $1}"
+}
+
+# ONLINE: cpu 1's online switch, for a test that takes cpu 1 offline;
+# skips unless cpu 1 is online and may go offline. Whatever ends the
+# test, cpu 1 comes back.
+need_cpu1_hotplug() {
+	ONLINE=/sys/devices/system/cpu/cpu1/online
+	[ -w $ONLINE ] || skip "cpu 1 cannot go offline here (no $ONLINE)"
+	[ "$(cat $ONLINE)" = 1 ] || skip "cpu 1 is offline"
+	trap 'echo 1 > $ONLINE; cleanup' EXIT
+	trap 'exit 1' INT TERM HUP
+}
+
 need_stock() {
 	[ -x "$STOCK" ] || skip "no stock perf at $STOCK (apt-get install linux-perf)"
 	# Debian's /usr/bin/perf is a wrapper that needs the matching linux-perf-X
