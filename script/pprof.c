@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include <pprof/profile.pb-c.h>
 #include <zlib.h>
@@ -66,6 +68,9 @@ struct pprof {
 	int nr_types, default_type;
 	s64 time_nanos, duration_nanos;
 	s64 keys[NR_KEYS];
+	/* every hash starts from it: a file's pids, names and addresses
+	 * cannot be chosen to pile into one probe run (as lib/id-hash.c) */
+	u64 salt;
 };
 
 /* Room for need elements of size in *v (capacity *cap). 0 or -ENOMEM. */
@@ -93,10 +98,10 @@ static u64 mix(u64 h, u64 v)
 	return h ^ (h >> 29);
 }
 
-static u64 hash_bytes(const void *d, size_t len)
+static u64 hash_bytes(u64 salt, const void *d, size_t len)
 {
 	const unsigned char *c = d;
-	u64 h = 0xcbf29ce484222325ULL;
+	u64 h = 0xcbf29ce484222325ULL ^ salt;
 
 	while (len--)
 		h = (h ^ *c++) * 0x100000001b3ULL;
@@ -165,7 +170,7 @@ static s64 pprof__string(struct pprof *p, const char *s, size_t len)
 
 	if (itab__reserve(&p->t_strs))
 		return -ENOMEM;
-	slot = itab__find(&p->t_strs, hash_bytes(s, len), str_eq, p, &k);
+	slot = itab__find(&p->t_strs, hash_bytes(p->salt, s, len), str_eq, p, &k);
 	if (slot->idx1)
 		return (s64)slot->idx1 - 1;
 	if (GROW(p, chars, p->nr_chars + len + 1) || GROW(p, strs, p->nr_strs + 1))
@@ -188,8 +193,12 @@ struct pprof *pprof__new(void)
 {
 	struct pprof *p = calloc(1, sizeof(*p));
 
+	if (!p)
+		goto fail;
+	if (getrandom(&p->salt, sizeof(p->salt), GRND_NONBLOCK) != sizeof(p->salt))
+		p->salt = (uintptr_t)p * 0xff51afd7ed558ccdULL ^ (u64)getpid() << 32;
 	/* pprof's rule: the string table opens with "" */
-	if (!p || pprof__string(p, "", 0) < 0)
+	if (pprof__string(p, "", 0) < 0)
 		goto fail;
 	for (int i = 0; i < NR_KEYS; i++)
 		if ((p->keys[i] = pprof__cstring(p, key_names[i])) < 0)
@@ -267,7 +276,8 @@ u64 pprof__mapping(struct pprof *p, const struct pprof_mapping *m)
 	k.bid = pprof__string(p, hex, 2 * (size_t)MIN(MAX(m->bid_len, 0), 64));
 	if (k.file < 0 || k.bid < 0 || itab__reserve(&p->t_maps))
 		return 0;
-	slot = itab__find(&p->t_maps, mix(mix(mix(mix(k.start, k.limit), k.offset), k.file), k.bid),
+	slot = itab__find(&p->t_maps,
+			  mix(mix(mix(mix(mix(p->salt, k.start), k.limit), k.offset), k.file), k.bid),
 			  map_eq, p, &k);
 	if (slot->idx1)
 		return slot->idx1;
@@ -290,7 +300,7 @@ u64 pprof__function(struct pprof *p, const char *name, const char *file)
 
 	if (k.name < 0 || k.file < 0 || itab__reserve(&p->t_funcs))
 		return 0;
-	slot = itab__find(&p->t_funcs, mix(mix(0, k.name), k.file), func_eq, p, &k);
+	slot = itab__find(&p->t_funcs, mix(mix(p->salt, k.name), k.file), func_eq, p, &k);
 	if (slot->idx1)
 		return slot->idx1;
 	if (GROW(p, funcs, p->nr_funcs + 1))
@@ -312,7 +322,7 @@ u64 pprof__location(struct pprof *p, u64 mapping, u64 addr, u64 function)
 
 	if (mapping > p->nr_maps || function > p->nr_funcs || itab__reserve(&p->t_locs))
 		return 0;
-	slot = itab__find(&p->t_locs, mix(mix(mix(0, mapping), addr), function), loc_eq, p, &k);
+	slot = itab__find(&p->t_locs, mix(mix(mix(p->salt, mapping), addr), function), loc_eq, p, &k);
 	if (slot->idx1)
 		return slot->idx1;
 	if (GROW(p, locs_v, p->nr_locs_v + 1))
@@ -337,7 +347,7 @@ static s64 pprof__stack(struct pprof *p, const u64 *locs, u32 nr)
 {
 	struct stack_key k = { locs, nr };
 	struct islot *slot;
-	u64 h = nr;
+	u64 h = mix(p->salt, nr);
 
 	if (itab__reserve(&p->t_stacks))
 		return -ENOMEM;
@@ -377,8 +387,8 @@ static s64 pprof__sample(struct pprof *p, const struct skey *k)
 
 	if (itab__reserve(&p->t_samples))
 		return -ENOMEM;
-	h = mix(mix(mix(mix(mix(mix(k->stack, k->pid), k->tid), k->cpu), (u64)k->comm),
-		    k->has_time), k->time);
+	h = mix(mix(mix(mix(mix(mix(mix(p->salt, k->stack), k->pid), k->tid), k->cpu),
+			    (u64)k->comm), k->has_time), k->time);
 	slot = itab__find(&p->t_samples, h, sample_eq, p, k);
 	if (slot->idx1)
 		return (s64)slot->idx1 - 1;
