@@ -358,9 +358,9 @@ long long session_output__ignored(const char *session_dir, pid_t pid)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/output", session_dir);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = regular_file__open(AT_FDCWD, path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	size = lseek(fd, 0, SEEK_END);
 	if (size < 0 || lseek(fd, size > OUTPUT_TAIL ? size - OUTPUT_TAIL : 0, SEEK_SET) < 0 ||
 	    !(f = fdopen(fd, "r"))) {

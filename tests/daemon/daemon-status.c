@@ -97,6 +97,30 @@ static int test_status_link(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* A session's output that is no regular file is refused at once: a fifo
+ * would hold perf daemon -v's reader for ever (a writer is held open here
+ * so that the refusal, not a blocked open, is what is checked). */
+static int test_output_fifo(struct test_ctx *ctx)
+{
+	char dir[] = "/tmp/froutput.XXXXXX", path[64];
+	long long n;
+	int w;
+
+	(void)ctx;
+	TEST_ASSERT(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/output", dir);
+	TEST_ASSERT(!mkfifo(path, 0600), "mkfifo: %s", strerror(errno));
+	w = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	n = session_output__ignored(dir, 1);
+	if (w >= 0)
+		close(w);
+	unlink(path);
+	rmdir(dir);
+	TEST_ASSERT(w >= 0, "a writer of the fifo: %s", strerror(errno));
+	TEST_ASSERT(n == -EINVAL, "a fifo output read: %lld", n);
+	return TEST_OK;
+}
+
 static const char state_text[] = "pid 321\ndumps 4\ndumps_failed 1\n"
 				 "last_dump /b/session-x/perf.data.1\\x01\n"
 				 "last_dump_time 1764000000.500000000\nhook_runs 3\n"
@@ -168,4 +192,5 @@ static int test_state_read(struct test_ctx *ctx)
 
 TEST_SUITE(suite_daemon_daemon_status, "daemon/daemon-status",
 	   "perf daemon's status and a session's state file, as the clients read them",
-	   test_status_daemon_session, test_status_link, test_state_read);
+	   test_status_daemon_session, test_status_link, test_state_read,
+	   test_output_fifo);
