@@ -40,6 +40,8 @@ struct fuzz {
 	char path[256];
 	FILE *devnull;
 	u64 rng;
+	size_t seed;		/* which seed the variants come from */
+	char why[200];		/* the stock's first complaint on the last variant */
 	int variants, rejected, truncations, compared, stock_rejected, every;
 };
 
@@ -57,7 +59,7 @@ static u64 fuzz__rand(struct fuzz *f)
  * after libtraceevent's complaint). libtraceevent's complaints
  * about a format are no rejection: the stock perf goes on without that
  * event's fields, as we do after a warning. */
-static int stock_rejects(const char *stock, const char path[256])
+static int stock_rejects(const char *stock, const char path[256], char *why, size_t whysz)
 {
 	char errpath[300], *text;
 	char *const argv[] = { (char *)stock, "report", "--stats", "-i", (char *)path, NULL };
@@ -83,6 +85,7 @@ static int stock_rejects(const char *stock, const char path[256])
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			unlink(errpath);
+			snprintf(why, whysz, "no end after 10 s");
 			return 1;
 		}
 		usleep(10000);
@@ -101,6 +104,8 @@ static int stock_rejects(const char *stock, const char path[256])
 	rejected = !WIFEXITED(status) || WEXITSTATUS(status) ||
 		   (text && (strstr(text, "failed to process") || strstr(text, "Can't parse") ||
 			     strstr(text, "incompatible file format")));
+	snprintf(why, whysz, "%s", text ? text : "");
+	why[strcspn(why, "\n")] = 0;
 	free(text);
 	unlink(errpath);
 	return rejected;
@@ -133,7 +138,7 @@ static int fuzz__run(struct fuzz *f, const char *data, size_t len, size_t orig_l
 	}
 	if (!f->stock || f->variants % f->every)
 		return TEST_OK;
-	stock = stock_rejects(f->stock, f->path);
+	stock = stock_rejects(f->stock, f->path, f->why, sizeof(f->why));
 	if (stock < 0) {
 		TEST_LOG(f->ctx, "  stock perf did not run: no comparison\n");
 		f->stock = NULL;
@@ -151,8 +156,9 @@ static int fuzz__run(struct fuzz *f, const char *data, size_t len, size_t orig_l
 
 		snprintf(keep, sizeof(keep), "%s.kept", f->path);
 		rename(f->path, keep);
-		TEST_ASSERT(0, "variant %d: the stock perf rejects it, we accept it (kept as %s)",
-			    f->variants, keep);
+		TEST_ASSERT(0, "variant %d of seed %zu: the stock perf rejects it (\"%s\", exit "
+			    "status or message), we accept it (kept as %s)", f->variants, f->seed,
+			    f->why, keep);
 	}
 	return TEST_OK;
 }
@@ -532,6 +538,8 @@ static int test_fuzz(struct test_ctx *ctx)
 			continue;
 		}
 		nseeds++;
+		f.seed = i;
+		TEST_LOG(ctx, "  seed %zu: its variants from %d\n", i, f.variants + 1);
 		crafted |= i == 0;
 		ret = i == 0 ? targeted(&f, seed) : i == 2 ? targeted_stack(&f, seed) : TEST_OK;
 		if (ret == TEST_OK)
