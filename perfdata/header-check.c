@@ -6,6 +6,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct cursor {
@@ -56,27 +58,32 @@ static void cursor__caps(struct cursor *c, int with_name)
 		cursor__string(c);
 }
 
-/* A CPU list as sysfs writes it: N or N-M, comma-separated, or empty (a
- * node without CPUs). */
+/* A CPU list as the stock perf parses it (libperf's perf_cpu_map__new):
+ * strtoul's numbers in any base ("0x1", "01"; "09" stops at the 9),
+ * N or N-M with M >= N (a missing M is 0), comma-separated; after at
+ * least one CPU it stops at anything else, before one only an empty list
+ * passes (a node without CPUs). Where it fails, the stock reads no later
+ * feature: in a -z file, not COMPRESSED's mmap_len, so every COMPRESSED
+ * record fails. */
 static int cpu_list_ok(const char *s)
 {
-	while (*s) {
-		if (!isdigit((unsigned char)*s))
+	int n = 0;
+
+	while (isdigit((unsigned char)*s)) {
+		char *p;
+		unsigned long start = strtoul(s, &p, 0), end;
+
+		if (start >= INT_MAX || (*p && *p != ',' && *p != '-'))
 			return 0;
-		while (isdigit((unsigned char)*s))
-			s++;
-		if (*s == '-') {
-			if (!isdigit((unsigned char)*++s))
+		if (*p == '-') {
+			end = strtoul(p + 1, &p, 0);
+			if (end >= INT_MAX || (*p && *p != ',') || end < start)
 				return 0;
-			while (isdigit((unsigned char)*s))
-				s++;
 		}
-		if (*s == ',' && !*++s)
-			return 0;
-		else if (*s && !isdigit((unsigned char)*s))
-			return 0;
+		n++;
+		s = *p ? p + 1 : p;
 	}
-	return 1;
+	return n || !*s;
 }
 
 /* a socket or die id: none (-1), or at most the number of CPUs */

@@ -1,5 +1,6 @@
 /* Tests perfdata/header-check.c: BUILD_ID sections the stock perf would
- * abort on are refused, those it reads are not. */
+ * abort on are refused, those it reads are not; NUMA_TOPOLOGY CPU lists
+ * as the stock parses them. */
 #include "tests/tests.h"
 #include "perfdata/header.h"
 #include "perfdata/header-internal.h"
@@ -56,7 +57,39 @@ static int test_build_id_sizes(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* A NUMA_TOPOLOGY body of one node whose CPU list is cpus. */
+static int check_numa(const char *cpus)
+{
+	char body[4 + 4 + 8 + 8 + 4 + 64] = { 0 };
+	u32 nr = 1, len = 64;
+
+	memcpy(body, &nr, 4);
+	memcpy(body + 24, &len, 4);
+	memcpy(body + 28, cpus, strlen(cpus) + 1);
+	return header__check_feature(HEADER_NUMA_TOPOLOGY, body, sizeof(body), 2);
+}
+
+/* Each verdict is the stock perf 6.1's on a -z file whose node 0 lists
+ * these CPUs: where its parse fails it reads no later feature, and then
+ * fails on every COMPRESSED record ("Couldn't decompress data"). The
+ * refusals were all accepted before (a fuzzed bit did "0-1" -> "8-1"). */
+static int test_numa_cpu_lists(struct test_ctx *ctx)
+{
+	static const char *const ok[] = { "0-1", "", "0x1", "0,", "0-", "0-+1", "0- 1", "0,x",
+					  "00-1", "1,0", "0,,1", "0,-1", "40000" };
+	static const char *const bad[] = { "8-1", "1-0", "091", "1-", "0--1", "x", " 0",
+					   "0-1x", "0-1-2", "2147483647" };
+
+	(void)ctx;
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		TEST_ASSERT(check_numa(ok[i]) == 0, "NUMA CPU list \"%s\" refused", ok[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		TEST_ASSERT(check_numa(bad[i]) == -EINVAL, "NUMA CPU list \"%s\" accepted", bad[i]);
+	return TEST_OK;
+}
+
 TEST_SUITE(suite_perfdata_header_check, "perfdata/header-check",
 	   "Feature checks: BUILD_ID ids longer than 20 bytes refused, also in an entry "
-	   "that runs past its section; ones the stock reads accepted",
-	   test_build_id_sizes);
+	   "that runs past its section; ones the stock reads accepted; NUMA CPU lists "
+	   "the stock cannot parse refused",
+	   test_build_id_sizes, test_numa_cpu_lists);
