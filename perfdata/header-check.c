@@ -98,22 +98,34 @@ static void cursor__cpu_id(struct cursor *c)
 /* BUILD_ID: {header, pid, u8 build_id[24], name} entries; with misc bit
  * 15 the id's length is build_id[20]. The stock perf 6.1 copies that
  * many bytes into a 20-byte id and aborts past 20 ("assertion failed at
- * util/build-id.c", stack smashing). Other faults it skips. */
+ * util/build-id.c", stack smashing). It reads an entry's name, as long
+ * as the entry says, into a PATH_MAX array on its stack: a longer one
+ * smashes it (it aborts from 8 KB on). Other faults it skips. */
 static void check_build_id(struct cursor *c)
 {
+	const u64 fixed = sizeof(struct perf_event_header) + 4 + 24;
 	struct perf_event_header h;
 
-	for (u64 off = 0; off + sizeof(h) + 4 + 24 <= c->left; off += h.size) {
+	for (u64 off = 0; off + fixed <= c->left; off += h.size) {
 		memcpy(&h, c->p + off, sizeof(h));
 		/* the stock reads an entry's fixed part, size byte included,
 		 * before it looks at where the entry ends */
-		if ((h.misc & (1 << 15)) && (u8)c->p[off + sizeof(h) + 4 + 20] > 20) {
+		if (((h.misc & (1 << 15)) && (u8)c->p[off + fixed - 4] > 20) ||
+		    h.size > fixed + PATH_MAX) {
 			c->bad = 1;
 			return;
 		}
-		if (h.size < sizeof(h) + 4 + 24 || h.size > c->left - off)
+		if (h.size < fixed || h.size > c->left - off)
 			return;
 	}
+}
+
+/* CMDLINE: nr strings. The stock perf reads them on past the section's
+ * end and copies them into an array of the section's size: strings that
+ * do not fit overrun its heap (it aborts or crashes on a size of 0). */
+static void check_cmdline(struct cursor *c)
+{
+	cursor__strings(c, cursor__u32(c));
 }
 
 /* The sibling lists; then, if the section goes on, each CPU's core and
@@ -230,6 +242,7 @@ static void check_pmu_caps(struct cursor *c)
  * that can mislead it. */
 static void (*const feature_checks[])(struct cursor *c) = {
 	[HEADER_BUILD_ID] = check_build_id,
+	[HEADER_CMDLINE] = check_cmdline,
 	[HEADER_CPU_TOPOLOGY] = check_cpu_topology,
 	[HEADER_NUMA_TOPOLOGY] = check_numa_topology,
 	[HEADER_PMU_MAPPINGS] = check_pmu_mappings,

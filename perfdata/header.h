@@ -38,7 +38,7 @@ enum header_feature {
 	HEADER_MEM_TOPOLOGY, HEADER_CLOCKID, HEADER_DIR_FORMAT,
 	HEADER_BPF_PROG_INFO = 25, HEADER_BPF_BTF = 26,
 	HEADER_COMPRESSED = 27, HEADER_CPU_PMU_CAPS = 28, HEADER_CLOCK_DATA = 29,
-	HEADER_PMU_CAPS = 31,
+	HEADER_HYBRID_TOPOLOGY = 30, HEADER_PMU_CAPS = 31,
 	HEADER_FEAT_BITS = 256,
 };
 
@@ -107,6 +107,10 @@ int header__build_pipe_features(struct buf *out, const struct header_info *info,
 void header__put_string(struct buf *b, const char *s);
 
 static inline void feature__set(u64 *bits, int f) { bits[f / 64] |= 1ULL << (f % 64); }
+/* The name perf gives feature f ("CMDLINE"), static; NULL for one perf
+ * 6.1 does not know. */
+const char *feature__name(int f);
+
 static inline int feature__isset(const u64 *bits, int f) { return !!(bits[f / 64] & (1ULL << (f % 64))); }
 
 #endif

@@ -80,30 +80,32 @@ const void *reader__feature(const struct perf_reader *r, int feat, u64 *size)
  * the table: a truncated file or one whose features overlap the header,
  * attrs or data is refused, as the stock perf does; and so is one whose
  * machine description lies about its counts, which the stock perf crashes
- * or spins on. */
-static int features_ok(const struct perf_reader *r)
+ * or spins on. Returns 0, or -1 with the culprit in *bad (-1: the table). */
+static int features_check(const struct perf_reader *r, int *bad)
 {
 	u64 table_end = feature_entry(r, HEADER_FEAT_BITS);
 	u32 nr_cpus = 0;	/* NRCPUS's available CPUs: its bit comes first */
 
+	*bad = -1;
 	if (!reader__at(r, r->hdr.data.offset + r->hdr.data.size,
 			table_end - r->hdr.data.offset - r->hdr.data.size))
-		return 0;
+		return -1;
 	for (int f = 0; f < HEADER_FEAT_BITS; f++) {
 		struct perf_file_section sec;
 		const char *body;
 
 		if (!feature__isset(r->hdr.adds_features, f))
 			continue;
+		*bad = f;
 		memcpy(&sec, reader__at(r, feature_entry(r, f), sizeof(sec)), sizeof(sec));
 		body = reader__at(r, sec.offset, sec.size);
 		if (!body || sec.offset < table_end ||
 		    header__check_feature(f, body, sec.size, nr_cpus))
-			return 0;
+			return -1;
 		if (f == HEADER_NRCPUS && sec.size >= sizeof(nr_cpus))
 			memcpy(&nr_cpus, body, sizeof(nr_cpus));
 	}
-	return 1;
+	return 0;
 }
 
 /* Names from EVENT_DESC: {attr, u32 nr_ids, string name, ids}, matched by
@@ -302,7 +304,7 @@ static int reader__load_meta(struct perf_reader *r, const char *path, char *err,
 			     size_t errsz)
 {
 	u64 end = r->hdr.data.offset + r->hdr.data.size;
-	int ret;
+	int ret, bad;
 
 	r->head = malloc(r->hdr.data.offset);
 	r->tail = malloc(r->size - end + 1);
@@ -317,8 +319,15 @@ static int reader__load_meta(struct perf_reader *r, const char *path, char *err,
 	    r->hdr.attrs.size % r->hdr.attr_size || r->hdr.attrs.size == 0 ||
 	    r->hdr.attrs.offset < sizeof(r->hdr))
 		return fail(err, errsz, path, "attrs section out of bounds");
-	if (!features_ok(r))
-		return fail(err, errsz, path, "feature section out of bounds or inconsistent (truncated file?)");
+	if (features_check(r, &bad)) {
+		char what[96];
+
+		if (bad < 0)
+			return fail(err, errsz, path, "feature table out of bounds (truncated file?)");
+		snprintf(what, sizeof(what), "feature section %d (%s) out of bounds or inconsistent "
+			 "(truncated file?)", bad, feature__name(bad) ? feature__name(bad) : "unknown");
+		return fail(err, errsz, path, what);
+	}
 	return 0;
 }
 

@@ -794,16 +794,14 @@ static void print_hybrid_topology(const struct hp *h, struct cursor *c)
 
 /* ---- the table and the block ---- */
 
-#define HEADER_HYBRID_TOPOLOGY 30
 #define HEADER_LAST_FEATURE_61 32	/* the stock 6.1 knows the features below */
 
 struct feature_print {
-	const char *name;
 	void (*print)(const struct hp *h, struct cursor *c);
 	int full_only;	/* its lines only with -I, else a line saying so */
 };
 
-#define FP(f, fn, full) [HEADER_##f] = { #f, fn, full }
+#define FP(f, fn, full) [HEADER_##f] = { fn, full }
 static const struct feature_print features[HEADER_LAST_FEATURE_61] = {
 	FP(TRACING_DATA, NULL, 0), FP(BUILD_ID, NULL, 0),
 	FP(HOSTNAME, print_hostname, 0), FP(OSRELEASE, print_osrelease, 0),
@@ -835,7 +833,7 @@ void header_print__features(const struct perf_reader *r, FILE *out, int full)
 		if (!fp->print || !(c.p = reader__feature(r, f, &c.size)))
 			continue;
 		if (fp->full_only && !full)
-			fprintf(out, "# %s info available, use -I to display\n", fp->name);
+			fprintf(out, "# %s info available, use -I to display\n", feature__name(f));
 		else
 			fp->print(&h, &c);
 	}
@@ -861,7 +859,7 @@ void header_print__block(const struct perf_reader *r, FILE *out, int full)
 		fputs("# missing features: ", out);
 		for (int f = 1; f < HEADER_LAST_FEATURE_61; f++)
 			if (!feature__isset(r->hdr.adds_features, f))
-				fprintf(out, "%s ", features[f].name);
+				fprintf(out, "%s ", feature__name(f));
 		fputc('\n', out);
 	}
 	fputs("# ========\n#\n", out);

@@ -1,11 +1,12 @@
-/* Tests perfdata/header-check.c: BUILD_ID sections the stock perf would
- * abort on are refused, those it reads are not; NUMA_TOPOLOGY CPU lists
- * as the stock parses them. */
+/* Tests perfdata/header-check.c: BUILD_ID and CMDLINE sections the stock
+ * perf would overrun a buffer on are refused, those it reads are not;
+ * NUMA_TOPOLOGY CPU lists as the stock parses them. */
 #include "tests/tests.h"
 #include "perfdata/header.h"
 #include "perfdata/header-internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #define ENTRY_FIXED (sizeof(struct perf_event_header) + 4 + 24)
@@ -54,6 +55,37 @@ static int test_build_id_sizes(struct test_ctx *ctx)
 
 	put_entry(body + one, 1 << 15, 20, 4000);
 	TEST_ASSERT(check(body, len) == 0, "an entry past the section's end with a sane id refused");
+
+	/* a name longer than PATH_MAX overruns the stock's stack array (a
+	 * fuzzed size's high byte: 100 -> 16484, "stack smashing detected") */
+	put_entry(body + one, 0, 0, ENTRY_FIXED + PATH_MAX);
+	TEST_ASSERT(check(body, len) == 0, "an entry with a PATH_MAX name refused");
+	put_entry(body + one, 0, 0, ENTRY_FIXED + PATH_MAX + 1);
+	TEST_ASSERT(check(body, len) == -EINVAL, "an entry with a name over PATH_MAX accepted");
+	return TEST_OK;
+}
+
+/* CMDLINE: nr strings, all in the section; the stock copies them into an
+ * array of the section's size (a fuzzed size of 0: "munmap_chunk():
+ * invalid pointer"). */
+static int test_cmdline(struct test_ctx *ctx)
+{
+	char body[4 + 2 * (4 + 8)] = { 2 };
+	u32 len = 8;
+
+	(void)ctx;
+	memcpy(body + 4, &len, 4);
+	memcpy(body + 8, "perf", 5);
+	memcpy(body + 16, &len, 4);
+	memcpy(body + 20, "record", 7);
+	TEST_ASSERT(header__check_feature(HEADER_CMDLINE, body, sizeof(body), 2) == 0,
+		    "a CMDLINE of two strings refused");
+	for (size_t size = 0; size < sizeof(body); size++)
+		TEST_ASSERT(header__check_feature(HEADER_CMDLINE, body, size, 2) == -EINVAL,
+			    "a CMDLINE of two strings in a %zu-byte section accepted", size);
+	body[0] = 3;
+	TEST_ASSERT(header__check_feature(HEADER_CMDLINE, body, sizeof(body), 2) == -EINVAL,
+		    "a CMDLINE of two strings that says three accepted");
 	return TEST_OK;
 }
 
@@ -90,6 +122,7 @@ static int test_numa_cpu_lists(struct test_ctx *ctx)
 
 TEST_SUITE(suite_perfdata_header_check, "perfdata/header-check",
 	   "Feature checks: BUILD_ID ids longer than 20 bytes refused, also in an entry "
-	   "that runs past its section; ones the stock reads accepted; NUMA CPU lists "
-	   "the stock cannot parse refused",
-	   test_build_id_sizes, test_numa_cpu_lists);
+	   "that runs past its section or with a name over PATH_MAX; ones the stock reads "
+	   "accepted; CMDLINE strings past their section and NUMA CPU lists the stock "
+	   "cannot parse refused",
+	   test_build_id_sizes, test_cmdline, test_numa_cpu_lists);

@@ -376,7 +376,7 @@ static int targeted(struct fuzz *f, const char *seed)
 	avail += 4;
 	memcpy(at, &avail, 4);
 	rc = script_msgs(f, p, len, msg, sizeof(msg));
-	TEST_ASSERT(rc && strstr(msg, "feature section out of bounds or inconsistent"),
+	TEST_ASSERT(rc && strstr(msg, "feature section 13 (CPU_TOPOLOGY) out of bounds or inconsistent"),
 		    "NRCPUS %u: rc %d, said: %s", avail, rc, msg);
 	avail -= 4;
 	memcpy(at, &avail, 4);
