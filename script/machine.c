@@ -210,6 +210,10 @@ int machine__mmap(struct machine *m, u32 pid, const struct mmap_desc *d)
 		} else {
 			map.dso = dsos__get(m->dsos, DSO_FILELESS, filename, NULL, 0);
 		}
+	} else if (!strncmp(filename, "/tmp/perf-", 10)) {
+		/* the stock reads any file named so as a JIT's perf map, and
+		 * an ELF file there then has no symbols */
+		map.dso = dsos__get(m->dsos, DSO_PERF_MAP, filename, NULL, 0);
 	} else {
 		const u8 *bid = d->bid;
 		int bid_len = d->bid_len;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script on --call-graph dwarf frames in memory with no file (code copied into an anonymous mapping, the [heap], SysV shared memory; a return address into the [stack]): the stock's bytes, raw addresses and where unwinding stops, by default and with -F, on files of both perfs; a hostile cwd with files named [stack], [heap], [vvar] is never opened
+# perf script on --call-graph dwarf frames in memory with no file (code copied into an anonymous mapping, the [heap], SysV shared memory; a return address into the [stack]) and in a binary named /tmp/perf-*: the stock's bytes, raw addresses and where unwinding stops, by default and with -F, on files of both perfs; a hostile cwd with files named [stack], [heap], [vvar] is never opened
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 command -v cc > /dev/null || skip "no cc"
@@ -122,6 +122,21 @@ for rec in ours stock; do
 		grep -q "^"$'\t'"    7f$(printf '[0-9a-f]%.0s' $(seq 10)) \[unknown\] (\[stack\])\$" ||
 		fail "lie-$rec.data: no raw [stack] address: $(grep -m1 -A2 ' lie+0x' "lie-$rec.data.ours.nf")"
 done
+
+# a binary under a name that starts /tmp/perf-: the stock reads any file
+# named so as a JIT's perf map, so an ELF file there has no symbols
+pm=$(mktemp /tmp/perf-frtest.XXXXXX) || fail "mktemp /tmp/perf-*"
+trap 'rm -f "$pm"; cleanup' EXIT
+cp lmain "$pm" && chmod 700 "$pm" || fail "cp lmain $pm"
+"$PERF" record -q -e cpu-clock -o pm.data -- "$pm" 300 2> rec.err || fail "record $pm: $(head -2 rec.err)"
+for f in "" "-F ip,sym,dso"; do
+	"$PERF" script -i pm.data $f > pm.ours 2> pm.err || fail "script -i pm.data $f: $(head -2 pm.err)"
+	"$STOCK" script -i pm.data $f > pm.stock 2> /dev/null
+	n=$(grep -c "\[unknown\] ($pm)" pm.stock)
+	[ "$n" -ge 20 ] || fail "$pm: the stock shows $n samples [unknown] in it"
+	cmp -s pm.ours pm.stock || fail "$pm $f: ours and the stock's differ: $(diff pm.ours pm.stock | head -4)"
+done
+rm -f "$pm"
 
 # a hostile cwd: ELF files named as the maps with no file and the
 # kernel's pseudo maps; none is opened, nor any other relative name
