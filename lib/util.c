@@ -112,18 +112,15 @@ u64 roundup_pow2(u64 x)
 	return p;
 }
 
-char *read_file(const char *path, size_t *len)
+char *read_fd(int fd, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap + 1), *nbuf;
-	int fd, err;
+	int err;
 	ssize_t r;
 
 	if (!buf)
 		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto fail;
 	for (;;) {
 		if (n == cap) {
 			nbuf = realloc(buf, cap * 2 + 1);
@@ -141,18 +138,29 @@ char *read_file(const char *path, size_t *len)
 			break;
 		n += r;
 	}
-	close(fd);
 	buf[n] = '\0';
 	if (len)
 		*len = n;
 	return buf;
 fail:
 	err = errno;
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	errno = err;
 	return NULL;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = read_fd(fd, len);
+	err = errno;
+	close(fd);
+	errno = err;
+	return buf;
 }
 
 int write_all(int fd, const void *buf, size_t len)

@@ -45,6 +45,8 @@ static inline int is_pow2(u64 x) { return x && !(x & (x - 1)); }
 /* Reads a whole small file into a malloc'd NUL-terminated buffer the caller
  * frees; NULL with errno set. *len (if given) gets the byte count. */
 char *read_file(const char *path, size_t *len);
+/* The same from fd's position to its end; fd stays open. */
+char *read_fd(int fd, size_t *len);
 
 /* write()/writev() until everything is written: 0 or -errno (-ENOSPC etc). */
 int write_all(int fd, const void *buf, size_t len);

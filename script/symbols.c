@@ -11,10 +11,12 @@
 #include <limits.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A bound on what one DSO may hold: a kernel has ~200k functions. */
 #define MAX_SYMS (8u << 20)
@@ -339,15 +341,20 @@ static int load_perf_map(struct symtab *t, const char *path)
 	struct stat st;
 	size_t len;
 	char *text, *line, *next;
-	int rc = 0;
+	int rc = 0, fd;
 
-	/* named by a pid in the file: a FIFO or a device there must not hang
-	 * or flood the run */
-	if (stat(path, &st))
+	/* named by a pid in the file, in a directory anyone writes: a link,
+	 * a FIFO or a device there must not be followed, hang or flood the
+	 * run */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode) || st.st_size > MAX_PERF_MAP)
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_PERF_MAP) {
+		close(fd);
 		return -EFBIG;
-	text = read_file(path, &len);
+	}
+	text = read_fd(fd, &len);
+	close(fd);
 	if (!text)
 		return -errno;
 	for (line = text; !rc && line < text + len; line = next) {

@@ -311,7 +311,44 @@ static int test_self(struct test_ctx *ctx)
 	return ret;
 }
 
+/* A JIT's perf map is read from a directory anyone writes: the file is
+ * read, a link to it is not followed, a FIFO neither hangs nor is read. */
+static int test_perf_map(struct test_ctx *ctx)
+{
+	static const char text[] = "1000 10 jitted\n";
+	char dir[] = "/tmp/frtest-pmap-XXXXXX", path[3][PATH_MAX];
+	static const char *const names[] = { "map", "link", "fifo" };
+	struct dsos *d;
+	int ret = TEST_OK;
+
+	(void)ctx;
+	TEST_ASSERT(mkdtemp(dir), "mkdtemp");
+	for (int i = 0; i < 3; i++)
+		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, names[i]);
+	d = dsos__new(dir);
+	if (!d || write_bytes(path[0], text, strlen(text)) || symlink(path[0], path[1]) ||
+	    mkfifo(path[2], 0600))
+		ret = TEST_FAIL;
+	for (int i = 0; ret == TEST_OK && i < 3; i++) {
+		struct dso *dso = dsos__get(d, DSO_PERF_MAP, path[i], NULL, 0);
+		u64 off;
+		const struct symbol *s = dso ? dso__find(d, dso, 0x1005, &off) : NULL;
+		const char *name = s ? symbol__name(dso, s) : "none";
+
+		if (!dso || strcmp(name, i ? "none" : "jitted")) {
+			fprintf(stderr, "  %s: %s\n", path[i], name);
+			ret = TEST_FAIL;
+		}
+	}
+	if (d)
+		dsos__delete(d);
+	for (int i = 0; i < 3; i++)
+		unlink(path[i]);
+	rmdir(dir);
+	return ret;
+}
+
 TEST_SUITE(suite_script_symbols, "script/symbols",
 	   "perf script's symbols: the stock's rules, this binary, the build-id cache, broken "
-	   "files, relative names never opened",
-	   test_rules, test_self);
+	   "files, relative names never opened, a JIT's perf map read without links",
+	   test_rules, test_self, test_perf_map);
