@@ -207,6 +207,45 @@ static int seed_regions(const char *p, size_t len, struct region *r, int max)
 static const u64 nasty[] = { 0, 1, 3, 7, 8, 0xffff, 0x7fffffff, 0xffffffff, 1ULL << 40,
 			     ~0ULL, ~0ULL - 7 };
 
+/* Records of the seed orig: headers with lying sizes and types, bodies
+ * with lies, each in a copy at p. */
+static int fuzz_records(struct fuzz *f, const char *orig, char *p, size_t len)
+{
+	const struct perf_file_header *h = (const void *)orig;
+
+	for (int k = 0; k < SHARE(400); k++) {
+		u64 off = h->data.offset, end = off + h->data.size, pick = fuzz__rand(f) % 64;
+		struct perf_event_header eh;
+
+		for (; pick && off + sizeof(eh) <= end; pick--) {
+			memcpy(&eh, orig + off, sizeof(eh));
+			if (eh.size < sizeof(eh) || off + eh.size + sizeof(eh) > end)
+				break;
+			off += eh.size;
+		}
+		if (off + sizeof(eh) > end)
+			continue;
+		memcpy(p, orig, len);
+		memcpy(&eh, p + off, sizeof(eh));
+		switch (k % 4) {
+		case 0: eh.size = nasty[fuzz__rand(f) % 6] + fuzz__rand(f) % 2; break;
+		case 1: eh.type = fuzz__rand(f) % 100; break;
+		case 2: eh.misc = fuzz__rand(f); break;
+		default: {
+			u64 v = nasty[fuzz__rand(f) % ARRAY_SIZE(nasty)];
+			u64 at = off + sizeof(eh) + fuzz__rand(f) % (eh.size > 8 ? (eh.size - 8) / 8 : 1) * 8;
+
+			if (at + 8 <= len)
+				memcpy(p + at, &v, 8);
+		}
+		}
+		memcpy(p + off, &eh, sizeof(eh));
+		if (fuzz__run(f, p, len, len))
+			return TEST_FAIL;
+	}
+	return TEST_OK;
+}
+
 /* Every truncation point that matters, flips and lies in every region,
  * records with lying headers: 1000+ variants from one seed. */
 static int fuzz_seed(struct fuzz *f, const char *seed)
@@ -261,39 +300,8 @@ static int fuzz_seed(struct fuzz *f, const char *seed)
 				goto out;
 		}
 	}
-	/* records: headers with lying sizes and types, bodies with lies */
-	const struct perf_file_header *h = (const void *)orig;
-
-	for (int k = 0; k < SHARE(400); k++) {
-		u64 off = h->data.offset, end = off + h->data.size, pick = fuzz__rand(f) % 64;
-		struct perf_event_header eh;
-
-		for (; pick && off + sizeof(eh) <= end; pick--) {
-			memcpy(&eh, orig + off, sizeof(eh));
-			if (eh.size < sizeof(eh) || off + eh.size + sizeof(eh) > end)
-				break;
-			off += eh.size;
-		}
-		if (off + sizeof(eh) > end)
-			continue;
-		memcpy(p, orig, len);
-		memcpy(&eh, p + off, sizeof(eh));
-		switch (k % 4) {
-		case 0: eh.size = nasty[fuzz__rand(f) % 6] + fuzz__rand(f) % 2; break;
-		case 1: eh.type = fuzz__rand(f) % 100; break;
-		case 2: eh.misc = fuzz__rand(f); break;
-		default: {
-			u64 v = nasty[fuzz__rand(f) % ARRAY_SIZE(nasty)];
-			u64 at = off + sizeof(eh) + fuzz__rand(f) % (eh.size > 8 ? (eh.size - 8) / 8 : 1) * 8;
-
-			if (at + 8 <= len)
-				memcpy(p + at, &v, 8);
-		}
-		}
-		memcpy(p + off, &eh, sizeof(eh));
-		if (fuzz__run(f, p, len, len))
-			goto out;
-	}
+	if (fuzz_records(f, orig, p, len))
+		goto out;
 	ret = TEST_OK;
 out:
 	free(p);
@@ -487,35 +495,37 @@ static int record_seed(const char *out, const char *const *args, const char *sto
 	return access(out, R_OK) ? -1 : 0;
 }
 
+/* The seeds' perf record arguments. */
+static const char *const tp[] = { "-e", "syscalls:sys_enter_close", "-e",
+	"syscalls:sys_exit_close", "-c", "1", "--", "/proc/self/exe", "test", "-w",
+	"closes", "20", NULL };
+static const char *const cg[] = { "-e", "cpu-clock", "-g", "-c", "2000000", "--",
+	"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+/* user registers and stack dumps, data addresses and sources */
+static const char *const dwarf[] = { "-d", "--call-graph", "dwarf,512", "-c", "2000000",
+	"--", "/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+/* two layouts: the tracepoint's trailer has CPU, page-faults' not */
+static const char *const mixed[] = { "-e", "page-faults", "-e", "syscalls:sys_enter_close",
+	"-c", "1", "--", "/proc/self/exe", "test", "-w", "closes", "20", NULL };
+/* -z: COMPRESSED records of a zstd stream, a feature table after them
+ * at any offset */
+static const char *const zstd[] = { "-z", "-e", "cpu-clock", "-g", "-c", "2000000", "--",
+	"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+/* --off-cpu: offcpu-time samples the recorder rewrote (kernel and user
+ * callchains, a period of ns off CPU), in a file with no rounds */
+static const char *const offcpu[] = { "--off-cpu", "-e", "dummy", "--", "/bin/sleep",
+	"0.05", NULL };
+/* the stock's files: ID_INDEX, THREAD_MAP, CPU_MAP, TIME_CONV...; -z
+ * in its layout */
+static const char *const stock_cg[] = { "-e", "cpu-clock", "-g", "-c", "2000000", "--",
+	"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+static const char *const stock_zstd[] = { "-z", "-e", "cpu-clock", "-c", "2000000", "--",
+	"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
+static const char *const *const seeds[] = { tp, cg, dwarf, mixed, zstd, offcpu, stock_cg,
+					    stock_zstd };
+
 static int test_fuzz(struct test_ctx *ctx)
 {
-	static const char *const tp[] = { "-e", "syscalls:sys_enter_close", "-e",
-		"syscalls:sys_exit_close", "-c", "1", "--", "/proc/self/exe", "test", "-w",
-		"closes", "20", NULL };
-	static const char *const cg[] = { "-e", "cpu-clock", "-g", "-c", "2000000", "--",
-		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
-	/* user registers and stack dumps, data addresses and sources */
-	static const char *const dwarf[] = { "-d", "--call-graph", "dwarf,512", "-c", "2000000",
-		"--", "/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
-	/* two layouts: the tracepoint's trailer has CPU, page-faults' not */
-	static const char *const mixed[] = { "-e", "page-faults", "-e", "syscalls:sys_enter_close",
-		"-c", "1", "--", "/proc/self/exe", "test", "-w", "closes", "20", NULL };
-	/* -z: COMPRESSED records of a zstd stream, a feature table after them
-	 * at any offset */
-	static const char *const zstd[] = { "-z", "-e", "cpu-clock", "-g", "-c", "2000000", "--",
-		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
-	/* --off-cpu: offcpu-time samples the recorder rewrote (kernel and user
-	 * callchains, a period of ns off CPU), in a file with no rounds */
-	static const char *const offcpu[] = { "--off-cpu", "-e", "dummy", "--", "/bin/sleep",
-		"0.05", NULL };
-	/* the stock's files: ID_INDEX, THREAD_MAP, CPU_MAP, TIME_CONV...; -z
-	 * in its layout */
-	static const char *const stock_cg[] = { "-e", "cpu-clock", "-g", "-c", "2000000", "--",
-		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
-	static const char *const stock_zstd[] = { "-z", "-e", "cpu-clock", "-c", "2000000", "--",
-		"/proc/self/exe", "test", "-w", "spin", "0.05", NULL };
-	static const char *const *seeds[] = { tp, cg, dwarf, mixed, zstd, offcpu, stock_cg,
-					      stock_zstd };
 	/* the seeds from here on are recorded by the stock perf */
 	const size_t first_stock = 6;
 	char dir[] = "/tmp/perf-test-fuzz-XXXXXX", seed[PATH_MAX];
