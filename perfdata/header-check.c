@@ -58,32 +58,51 @@ static void cursor__caps(struct cursor *c, int with_name)
 		cursor__string(c);
 }
 
+struct cpu_range {
+	unsigned long start, end;
+};
+
+static int cpu_range__cmp(const void *a, const void *b)
+{
+	const struct cpu_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
 /* A CPU list as the stock perf parses it (libperf's perf_cpu_map__new):
  * strtoul's numbers in any base ("0x1", "01"; "09" stops at the 9),
- * N or N-M with M >= N (a missing M is 0), comma-separated; after at
- * least one CPU it stops at anything else, before one only an empty list
- * passes (a node without CPUs). Where it fails, the stock reads no later
- * feature: in a -z file, not COMPRESSED's mmap_len, so every COMPRESSED
- * record fails. */
+ * N or N-M with M >= N (a missing M is 0), comma-separated, no CPU twice
+ * ("0,0", "0-2,1"); after at least one CPU it stops at anything else,
+ * before one only an empty list passes (a node without CPUs). Where it
+ * fails, the stock reads no later feature: in a -z file, not COMPRESSED's
+ * mmap_len, so every COMPRESSED record fails. */
 static int cpu_list_ok(const char *s)
 {
-	int n = 0;
+	/* a range takes a digit and a comma at least, the last no comma */
+	struct cpu_range *r = malloc((strlen(s) / 2 + 1) * sizeof(*r));
+	size_t n = 0;
+	int ok = r != NULL;
 
-	while (isdigit((unsigned char)*s)) {
+	while (ok && isdigit((unsigned char)*s)) {
 		char *p;
-		unsigned long start = strtoul(s, &p, 0), end;
+		unsigned long start = strtoul(s, &p, 0), end = start;
 
-		if (start >= INT_MAX || (*p && *p != ',' && *p != '-'))
-			return 0;
-		if (*p == '-') {
+		if (start >= INT_MAX || (*p && *p != ',' && *p != '-')) {
+			ok = 0;
+		} else if (*p == '-') {
 			end = strtoul(p + 1, &p, 0);
-			if (end >= INT_MAX || (*p && *p != ',') || end < start)
-				return 0;
+			ok = end < INT_MAX && (!*p || *p == ',') && end >= start;
 		}
-		n++;
+		r[n++] = (struct cpu_range){ start, end };
 		s = *p ? p + 1 : p;
 	}
-	return n || !*s;
+	ok = ok && (n || !*s);
+	if (ok)
+		qsort(r, n, sizeof(*r), cpu_range__cmp);
+	for (size_t i = 1; ok && i < n; i++)
+		ok = r[i].start > r[i - 1].end;
+	free(r);
+	return ok;
 }
 
 /* a socket or die id: none (-1), or at most the number of CPUs */

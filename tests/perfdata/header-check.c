@@ -108,9 +108,11 @@ static int check_numa(const char *cpus)
 static int test_numa_cpu_lists(struct test_ctx *ctx)
 {
 	static const char *const ok[] = { "0-1", "", "0x1", "0,", "0-", "0-+1", "0- 1", "0,x",
-					  "00-1", "1,0", "0,,1", "0,-1", "40000" };
+					  "00-1", "1,0", "0,,1", "0,-1", "40000", "4-7,0-3",
+					  "0,2,4,6,1,3" };
 	static const char *const bad[] = { "8-1", "1-0", "091", "1-", "0--1", "x", " 0",
-					   "0-1x", "0-1-2", "2147483647" };
+					   "0-1x", "0-1-2", "2147483647", "0,0", "0-2,1", "1,0-1",
+					   "1-1,1", "3,0-7" };
 
 	(void)ctx;
 	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
