@@ -106,11 +106,11 @@ int header__build_pipe_features(struct buf *out, const struct header_info *info,
 /* perf's string: u32 length (NUL included, padded to 64), then the bytes. */
 void header__put_string(struct buf *b, const char *s);
 
-static inline void feature__set(u64 *bits, int f) { bits[f / 64] |= 1ULL << (f % 64); }
 /* The name perf gives feature f ("CMDLINE"), static; NULL for one perf
  * 6.1 does not know. */
 const char *feature__name(int f);
 
+static inline void feature__set(u64 *bits, int f) { bits[f / 64] |= 1ULL << (f % 64); }
 static inline int feature__isset(const u64 *bits, int f) { return !!(bits[f / 64] & (1ULL << (f % 64))); }
 
 #endif

@@ -19,6 +19,7 @@ struct user_rec {
 	const char *body;	/* after the header */
 	size_t len;		/* the body's bytes */
 	const char *bad;	/* what is wrong, for the message */
+	char why[64];		/* room for a bad that names something */
 };
 
 /* {attr, ids}: an event of a stream, as the stock perf adds one. */
@@ -112,7 +113,9 @@ static int user__feature(struct user_rec *u)
 	if (nrcpus && size >= sizeof(nr_cpus))
 		memcpy(&nr_cpus, nrcpus, sizeof(nr_cpus));
 	if (header__check_feature(feat, u->body + sizeof(feat), u->len - sizeof(feat), nr_cpus)) {
-		u->bad = "malformed feature";
+		snprintf(u->why, sizeof(u->why), "malformed feature %d (%s)", (int)feat,
+			 feature__name(feat) ? feature__name(feat) : "unknown");
+		u->bad = u->why;
 		return -EINVAL;
 	}
 	/* the first stays: what reader__feature() gave must not move */
@@ -168,7 +171,8 @@ static int user__sizes(struct user_rec *u, u64 *payload)
 int reader__user_record(struct perf_reader *r, const struct perf_event_header *h, u64 off,
 			u64 *payload, char *err, size_t errsz)
 {
-	struct user_rec u = { r, h, (const char *)(h + 1), h->size - sizeof(*h), NULL };
+	struct user_rec u = { .r = r, .h = h, .body = (const char *)(h + 1),
+			      .len = h->size - sizeof(*h) };
 	int ret;
 
 	*payload = 0;

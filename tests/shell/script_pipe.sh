@@ -1,6 +1,6 @@
 #!/bin/bash
 # perf script reads a stream (perf record -o -), the stock's and its own: -i -, a pipe on stdin without -i, -i FILE; the stock's lines
-# (tracepoints too: tracing data after its record, names from EVENT_UPDATE); a cut stream is one line
+# (tracepoints too: tracing data after its record, names from EVENT_UPDATE); a cut stream, or one whose CMDLINE lies, is one line
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 cd "$TMP" || exit 1
@@ -59,4 +59,25 @@ fi
 head -c 3000 stock.pipe | "$PERF" script -i - > /dev/null 2> err.txt && fail "a cut stream was read"
 [ "$(wc -l < err.txt)" -eq 1 ] && grep -q "^perf script: -: record at offset" err.txt ||
 	fail "a cut stream: said $(cat err.txt)"
+
+# a stream whose CMDLINE feature claims 1000 strings: refused (the stock
+# overruns its heap on one) in one line naming the feature
+python3 - live.pipe bad.pipe <<'PY' || fail "no CMDLINE feature record in live.pipe"
+import struct, sys
+p = bytearray(open(sys.argv[1], "rb").read())
+off = 16
+while off + 16 <= len(p):
+    t, _, size = struct.unpack_from("<IHH", p, off)
+    if t == 80 and struct.unpack_from("<Q", p, off + 8)[0] == 11:	# HEADER_FEATURE, CMDLINE
+        struct.pack_into("<I", p, off + 16, 1000)
+        open(sys.argv[2], "wb").write(p)
+        sys.exit(0)
+    if size < 8:
+        break
+    off += size
+sys.exit(1)
+PY
+"$PERF" script -i - < bad.pipe > /dev/null 2> err.txt && fail "a stream with a lying CMDLINE was read"
+[ "$(wc -l < err.txt)" -eq 1 ] && grep -q "HEADER_FEATURE: malformed feature 11 (CMDLINE)$" err.txt ||
+	fail "a lying CMDLINE: said $(cat err.txt)"
 exit 0
