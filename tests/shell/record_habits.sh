@@ -6,29 +6,33 @@ cd "$TMP" || exit 1
 
 # PERF's exit status, stopped by SIG (none: left to end) once recording
 # into TAG.data (stderr in TAG.err); "hung" for one still running 30 s
-# after the signal. The stock 6.1 can lose a signal that lands
-# between its check of its done flag and a poll with no timeout (-p of a
-# sleeping task: no event ever wakes it): it gets the signal again every
-# 2 s, as a user presses Ctrl-C again.
+# after the signal. The stock 6.1 can lose a signal that lands between
+# its check of its done flag and a poll with no timeout (-p of a sleeping
+# task: no event ever wakes it): found back in that poll 2 s after the
+# last one, it gets the signal again, as a user presses Ctrl-C again
+# (never while it ends: a second SIGINT there would change the signal it
+# dies of).
 stop_status() {	# PERF TAG SIG ARGS...
-	local perf=$1 tag=$2 sig=$3 r st=0 i
+	local perf=$1 tag=$2 sig=$3 r st=0 t0 sent
 	shift 3
 	"$perf" record -q -e cpu-clock -o "$tag.data" "$@" > /dev/null 2> "$tag.err" &
 	r=$!
 	if [ "$sig" != none ]; then
 		wait_ready $r
 		kill -"$sig" $r
-		for ((i = 1; i <= 3000; i++)); do
-			kill -0 $r 2>/dev/null || break
-			if [ $i = 3000 ]; then
-				kill -KILL $r
+		t0=$SECONDS sent=$SECONDS
+		while kill -0 $r 2>/dev/null; do
+			if ((SECONDS - t0 >= 30)); then
+				kill -KILL $r 2>/dev/null
 				echo "  $perf record $* still running 30 s after SIG$sig: $(tail -3 "$tag.err")" >&2
 				echo hung
 				return
 			fi
-			if [ "$perf" = "$STOCK" ] && ! ((i % 200)); then
-				log "the stock's record $* still running $((i / 100)) s after SIG$sig: sent again"
-				kill -"$sig" $r
+			if [ "$perf" = "$STOCK" ] && ((SECONDS - sent >= 2)) &&
+			   [[ $(cat /proc/$r/wchan 2>/dev/null) == *poll* ]]; then
+				echo "  the stock's record $* in its poll $((SECONDS - t0)) s after SIG$sig: sent again" >&2
+				kill -"$sig" $r 2>/dev/null
+				sent=$SECONDS
 			fi
 			sleep 0.01
 		done
