@@ -23,6 +23,7 @@
  * the loop. */
 int record__setup_signals(struct record *rec)
 {
+	struct sigaction hup;
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -30,7 +31,12 @@ int record__setup_signals(struct record *rec)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGUSR2);
-	sigaddset(&set, SIGHUP);
+	/* a SIGHUP ignored from the start (nohup) stays ignored, as in the
+	 * stock, which leaves SIGHUP alone: a blocked signal would reach the
+	 * signalfd even so, and end a recording meant to outlive its
+	 * terminal */
+	if (sigaction(SIGHUP, NULL, &hup) || hup.sa_handler != SIG_IGN)
+		sigaddset(&set, SIGHUP);
 	/* a reader of -o - (or of a control ack fifo) that went away is an
 	 * EPIPE to handle, not a death; the workload gets a clean mask */
 	sigaddset(&set, SIGPIPE);

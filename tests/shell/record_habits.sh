@@ -12,13 +12,19 @@ cd "$TMP" || exit 1
 # last one, it gets the signal again, as a user presses Ctrl-C again
 # (never while it ends: a second SIGINT there would change the signal it
 # dies of).
+# SIG may be two, sent one after the other (HUP,INT). Each recorder
+# starts with SIGHUP at its default, whatever the runner inherited (a
+# nohup makes the stock ignore it), or as $HUP says (ignore: as under
+# nohup).
 stop_status() {	# PERF TAG SIG ARGS...
-	local perf=$1 tag=$2 sig=$3 r st=0 t0 sent
+	local perf=$1 tag=$2 first=${3%%,*} sig=${3##*,} r st=0 t0 sent
 	shift 3
-	"$perf" record -q -e cpu-clock -o "$tag.data" "$@" > /dev/null 2> "$tag.err" &
+	env --${HUP:-default}-signal=HUP "$perf" record -q -e cpu-clock -o "$tag.data" "$@" \
+		> /dev/null 2> "$tag.err" &
 	r=$!
 	if [ "$sig" != none ]; then
 		wait_ready $r
+		[ "$first" = "$sig" ] || kill -"$first" $r
 		kill -"$sig" $r
 		t0=$SECONDS sent=$SECONDS
 		while kill -0 $r 2>/dev/null; do
@@ -68,6 +74,9 @@ status 130 INT -p $target
 status 143 TERM -a
 status 143 TERM -p $target
 status 129 HUP -a
+# under nohup a hangup is no end: both record on, and a SIGINT ends them
+HUP=ignore status 130 HUP,INT -a
+HUP=ignore status 130 HUP,INT -p $target
 # the workload is sent SIGTERM and perf ends as it did
 status 143 INT -- sleep 600
 status 143 TERM -- sleep 600
