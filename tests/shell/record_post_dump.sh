@@ -25,14 +25,22 @@ wait_ready "$A"
 wait_ready "$B"
 
 dumps() { grep -c '^\[ perf record: Dump ' "$1"; }
-# waits for recorder WHO's Nth dump; fails with what its stderr says last
-wait_dump() {	# WHO N
-	local i
+# waits for recorder WHO (PID)'s Nth dump; fails with what its stderr
+# says last. A trigger that found no sample yet ("No samples recorded:
+# nothing written": at -F 99, right after the start) is sent again.
+wait_dump() {	# WHO PID N
+	local i empty
+	empty=$(grep -c 'nothing written' "$1.err")
 	for ((i = 0; i < 3000; i++)); do
-		[ "$(dumps "$1.err")" -ge "$2" ] && return 0
+		[ "$(dumps "$1.err")" -ge "$3" ] && return 0
+		if [ "$(grep -c 'nothing written' "$1.err")" -gt "$empty" ]; then
+			empty=$((empty + 1))
+			log "recorder $1: no sample yet for dump $3: asked again"
+			kill -USR2 "$2"
+		fi
 		sleep 0.01
 	done
-	fail "recorder $1: dump $2 after 30 s: $(tail -3 "$1.err")"
+	fail "recorder $1: dump $3 after 30 s: $(tail -3 "$1.err")"
 }
 now() { date +%s.%N; }
 
@@ -42,8 +50,8 @@ worst=0
 for ((i = 1; i <= N; i++)); do
 	t0=$(now)
 	kill -USR2 "$A" "$B"
-	wait_dump a "$i"
-	wait_dump b "$i"
+	wait_dump a "$A" "$i"
+	wait_dump b "$B" "$i"
 	lat=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 	log "dump $i in place $lat s after its SIGUSR2"
 	worst=$(awk -v w="$worst" -v l="$lat" 'BEGIN { print (l > w) ? l : w }')
