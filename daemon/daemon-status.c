@@ -220,23 +220,6 @@ static int status__add(struct daemon_status *st, char *line, int first)
 	return status__push(st, f[0], f[3], atoi(f[1]), atoll(f[2]));
 }
 
-/* NAME in DIRFD for reading, a regular file reached through no link: a
- * fifo would hold the reader. The fd, or -errno. */
-static int regular_file__open(int dirfd, const char *name)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err;
-	struct stat st;
-
-	if (fd < 0)
-		return -errno;
-	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
-	if (err) {
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
 struct daemon_status *daemon_status__new(const char *base)
 {
 	struct daemon_status *st = calloc(1, sizeof(*st));
@@ -248,7 +231,7 @@ struct daemon_status *daemon_status__new(const char *base)
 	if (!st)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/status", base);
-	fd = regular_file__open(AT_FDCWD, path);
+	fd = regular_file__open(AT_FDCWD, path, NULL);
 	f = fd < 0 ? NULL : fdopen(fd, "r");
 	if (!f) {
 		err = fd < 0 ? -fd : errno;
@@ -358,7 +341,7 @@ long long session_output__ignored(const char *session_dir, pid_t pid)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/output", session_dir);
-	fd = regular_file__open(AT_FDCWD, path);
+	fd = regular_file__open(AT_FDCWD, path, NULL);
 	if (fd < 0)
 		return fd;
 	size = lseek(fd, 0, SEEK_END);
@@ -429,7 +412,7 @@ static char *session_state__load(const char *session_dir)
 	size_t n = 0;
 	ssize_t r;
 
-	fd = dfd < 0 ? -errno : regular_file__open(dfd, SESSION_STATE_FILE);
+	fd = dfd < 0 ? -errno : regular_file__open(dfd, SESSION_STATE_FILE, NULL);
 	err = fd < 0 ? -fd : 0;
 	if (dfd >= 0)
 		close(dfd);

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -147,6 +148,23 @@ fail:
 	free(buf);
 	errno = err;
 	return NULL;
+}
+
+int regular_file__open(int dirfd, const char *name, u64 *size)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (size)
+		*size = st.st_size;
+	return fd;
 }
 
 char *read_file(const char *path, size_t *len)

@@ -47,6 +47,11 @@ static inline int is_pow2(u64 x) { return x && !(x & (x - 1)); }
 char *read_file(const char *path, size_t *len);
 /* The same from fd's position to its end; fd stays open. */
 char *read_fd(int fd, size_t *len);
+/* NAME in DIRFD (AT_FDCWD: a path) for reading, where a local user may
+ * have put anything: a regular file reached through no link, opened
+ * without blocking (a FIFO there would hold the reader). The fd, its
+ * size in *size (if given), or -errno (-EINVAL: not a regular file). */
+int regular_file__open(int dirfd, const char *name, u64 *size);
 
 /* write()/writev() until everything is written: 0 or -errno (-ENOSPC etc). */
 int write_all(int fd, const void *buf, size_t len);

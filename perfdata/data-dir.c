@@ -303,22 +303,3 @@ int data_dir__scan(int dfd, char ***names, int *nr)
 	return err;
 }
 
-int data_dir__open_part(int dfd, const char *name, u64 *size)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st))
-		err = -errno;
-	else if (!S_ISREG(st.st_mode))
-		err = -EINVAL;
-	if (err) {
-		close(fd);
-		return err;
-	}
-	*size = st.st_size;
-	return fd;
-}

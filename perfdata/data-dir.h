@@ -53,10 +53,5 @@ void data_dir__abort(struct data_dir *dd);
  * is the link's name. 0 or -errno. */
 int data_dir__scan(int dfd, char ***names, int *nr);
 void data_dir__free_names(char **names, int nr);
-/* name in dfd, opened to be read: never through a link, never waiting
- * (a FIFO put there opens at once and is then refused). The fd, with
- * its size in *size; -EINVAL when it is not a regular file (any more:
- * the entry was replaced since the scan), -errno else. */
-int data_dir__open_part(int dfd, const char *name, u64 *size);
 
 #endif

@@ -4,7 +4,7 @@
 #include "perfdata/reader-internal.h"
 #include "perfdata/header.h"
 #include "perfdata/compress.h"
-#include "perfdata/data-dir.h"
+#include "lib/util.h"
 #include "util/event.h"
 
 #include <errno.h>
@@ -379,7 +379,8 @@ static int reader__next_part(struct perf_reader *r, char *err, size_t errsz)
 	int fd = -1;
 
 	while (fd < 0 && r->part < r->nr_parts) {
-		fd = data_dir__open_part(r->dfd, r->parts[r->part], &size);
+		/* the entry may have been replaced since the scan */
+		fd = regular_file__open(r->dfd, r->parts[r->part], &size);
 		r->part++;
 		if (fd < 0) {
 			snprintf(err, errsz, "%s", fd == -EINVAL ? "not a regular file (any more)" :

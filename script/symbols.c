@@ -338,7 +338,7 @@ static int load_kallsyms(struct symtab *t, const char *path)
  * JITs write it. */
 static int load_perf_map(struct symtab *t, const char *path)
 {
-	struct stat st;
+	u64 fsize;
 	size_t len;
 	char *text, *line, *next;
 	int rc = 0, fd;
@@ -346,10 +346,10 @@ static int load_perf_map(struct symtab *t, const char *path)
 	/* named by a pid in the file, in a directory anyone writes: a link,
 	 * a FIFO or a device there must not be followed, hang or flood the
 	 * run */
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = regular_file__open(AT_FDCWD, path, &fsize);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_PERF_MAP) {
+		return fd;
+	if (fsize > MAX_PERF_MAP) {
 		close(fd);
 		return -EFBIG;
 	}
