@@ -46,7 +46,9 @@ static int string_fits(const char *p, u64 size, u64 *pos)
 }
 
 /* Would the stock perf read feature feat, of the kinds this perf writes?
- * (EVENT_DESC and BUILD_ID are left out: the stock ignores their errors.) */
+ * (EVENT_DESC and BUILD_ID are left out: the stock ignores their errors;
+ * CMDLINE and the machine's topologies too: header__check_feature()
+ * refused a file with a bad one when it was opened.) */
 static int feature_reads(const struct perf_reader *r, int feat)
 {
 	u64 size, pos = 0;
@@ -61,7 +63,6 @@ static int feature_reads(const struct perf_reader *r, int feat)
 		return size >= 8;
 	case HEADER_SAMPLE_TIME:
 		return size >= 16;
-	case HEADER_CMDLINE:
 	case HEADER_GROUP_DESC:	/* nr times {string, u32 leader, u32 members} */
 		if (size < 4)
 			return 0;
@@ -70,7 +71,7 @@ static int feature_reads(const struct perf_reader *r, int feat)
 		for (u32 i = 0; i < nr; i++) {
 			if (!string_fits(p, size, &pos))
 				return 0;
-			if (feat == HEADER_GROUP_DESC && (size - pos < 8 || !(pos += 8)))
+			if (size - pos < 8 || !(pos += 8))
 				return 0;
 		}
 		return 1;
