@@ -25,15 +25,16 @@ wait_ready "$A"
 wait_ready "$B"
 
 dumps() { grep -c '^\[ perf record: Dump ' "$1"; }
+empties() { grep -c 'nothing written' "$1"; }
 # waits for recorder WHO (PID)'s Nth dump; fails with what its stderr
 # says last. A trigger that found no sample yet ("No samples recorded:
-# nothing written": at -F 99, right after the start) is sent again.
-wait_dump() {	# WHO PID N
-	local i empty
-	empty=$(grep -c 'nothing written' "$1.err")
+# nothing written": at -F 99, right after the start) is sent again:
+# EMPTY is the count of those lines before the trigger.
+wait_dump() {	# WHO PID N EMPTY
+	local i empty=$4
 	for ((i = 0; i < 3000; i++)); do
 		[ "$(dumps "$1.err")" -ge "$3" ] && return 0
-		if [ "$(grep -c 'nothing written' "$1.err")" -gt "$empty" ]; then
+		if [ "$(empties "$1.err")" -gt "$empty" ]; then
 			empty=$((empty + 1))
 			log "recorder $1: no sample yet for dump $3: asked again"
 			kill -USR2 "$2"
@@ -49,9 +50,10 @@ now() { date +%s.%N; }
 worst=0
 for ((i = 1; i <= N; i++)); do
 	t0=$(now)
+	ea=$(empties a.err) eb=$(empties b.err)
 	kill -USR2 "$A" "$B"
-	wait_dump a "$A" "$i"
-	wait_dump b "$B" "$i"
+	wait_dump a "$A" "$i" "$ea"
+	wait_dump b "$B" "$i" "$eb"
 	lat=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 	log "dump $i in place $lat s after its SIGUSR2"
 	worst=$(awk -v w="$worst" -v l="$lat" 'BEGIN { print (l > w) ? l : w }')
