@@ -408,34 +408,19 @@ static void session_state__line(struct session_state *ss, const char *key, const
 static char *session_state__load(const char *session_dir)
 {
 	int dfd = open(session_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd, err;
-	char *buf = NULL;
-	size_t n = 0;
-	ssize_t r;
+	char *buf;
 
 	fd = dfd < 0 ? -errno : regular_file__open(dfd, SESSION_STATE_FILE, NULL);
-	err = fd < 0 ? -fd : 0;
 	if (dfd >= 0)
 		close(dfd);
-	if (!err && !(buf = malloc(SESSION_STATE_MAX + 1)))
-		err = ENOMEM;
-	/* one byte past the bound tells a file that grew past it */
-	while (!err && n <= SESSION_STATE_MAX &&
-	       (r = read(fd, buf + n, SESSION_STATE_MAX + 1 - n)) != 0) {
-		if (r < 0 && errno != EINTR)
-			err = errno;
-		else if (r > 0)
-			n += r;
-	}
-	if (!err && n > SESSION_STATE_MAX)
-		err = EFBIG;
-	if (fd >= 0)
-		close(fd);
-	if (err) {
-		free(buf);
-		errno = err;
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
 	}
-	buf[n] = '\0';
+	buf = read_fd(fd, SESSION_STATE_MAX, NULL);
+	err = errno;
+	close(fd);
+	errno = err;
 	return buf;
 }
 

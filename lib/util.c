@@ -113,7 +113,7 @@ u64 roundup_pow2(u64 x)
 	return p;
 }
 
-char *read_fd(int fd, size_t *len)
+char *read_fd(int fd, size_t max, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap + 1), *nbuf;
@@ -130,7 +130,8 @@ char *read_fd(int fd, size_t *len)
 			buf = nbuf;
 			cap *= 2;
 		}
-		r = read(fd, buf + n, cap - n);
+		/* n <= max here: one byte past max tells a file longer */
+		r = read(fd, buf + n, MIN(cap - n, max + 1 - n));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -138,6 +139,10 @@ char *read_fd(int fd, size_t *len)
 		if (r == 0)
 			break;
 		n += r;
+		if (n > max) {
+			errno = EFBIG;
+			goto fail;
+		}
 	}
 	buf[n] = '\0';
 	if (len)
@@ -174,7 +179,7 @@ char *read_file(const char *path, size_t *len)
 
 	if (fd < 0)
 		return NULL;
-	buf = read_fd(fd, len);
+	buf = read_fd(fd, SIZE_MAX - 1, len);
 	err = errno;
 	close(fd);
 	errno = err;

@@ -45,8 +45,9 @@ static inline int is_pow2(u64 x) { return x && !(x & (x - 1)); }
 /* Reads a whole small file into a malloc'd NUL-terminated buffer the caller
  * frees; NULL with errno set. *len (if given) gets the byte count. */
 char *read_file(const char *path, size_t *len);
-/* The same from fd's position to its end; fd stays open. */
-char *read_fd(int fd, size_t *len);
+/* The same from fd's position to its end, at most max bytes (a longer
+ * file: NULL, errno EFBIG, max bytes read); fd stays open. */
+char *read_fd(int fd, size_t max, size_t *len);
 /* NAME in DIRFD (AT_FDCWD: a path) for reading, where a local user may
  * have put anything: a regular file reached through no link, opened
  * without blocking (a FIFO there would hold the reader). The fd, its

@@ -338,7 +338,6 @@ static int load_kallsyms(struct symtab *t, const char *path)
  * JITs write it. */
 static int load_perf_map(struct symtab *t, const char *path)
 {
-	u64 fsize;
 	size_t len;
 	char *text, *line, *next;
 	int rc = 0, fd;
@@ -346,14 +345,10 @@ static int load_perf_map(struct symtab *t, const char *path)
 	/* named by a pid in the file, in a directory anyone writes: a link,
 	 * a FIFO or a device there must not be followed, hang or flood the
 	 * run */
-	fd = regular_file__open(AT_FDCWD, path, &fsize);
+	fd = regular_file__open(AT_FDCWD, path, NULL);
 	if (fd < 0)
 		return fd;
-	if (fsize > MAX_PERF_MAP) {
-		close(fd);
-		return -EFBIG;
-	}
-	text = read_fd(fd, &len);
+	text = read_fd(fd, MAX_PERF_MAP, &len);
 	close(fd);
 	if (!text)
 		return -errno;

@@ -1,8 +1,14 @@
-/* The number parsers of lib/util.c: sizes, u64s, ranges, powers of two. */
+/* The number parsers of lib/util.c: sizes, u64s, ranges, powers of two;
+ * its readers of files a local user may have placed. */
 #include "tests/tests.h"
 #include "lib/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int test_util(struct test_ctx *ctx)
 {
@@ -42,6 +48,52 @@ static int test_util(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
-const struct test_suite suite_lib_util = {
-	"lib/util", "Size, number and range parsers", test_util,
-};
+/* read_fd's bound, across its buffer's growth; regular_file__open
+ * refuses a link and a FIFO, and gives a file's size. */
+static int test_files(struct test_ctx *ctx)
+{
+	char dir[] = "/tmp/frtest-util-XXXXXX", path[3][96], *text = malloc(10000);
+	int fd, ret = TEST_FAIL;
+	size_t len;
+	u64 size;
+
+	(void)ctx;
+	TEST_ASSERT(text && mkdtemp(dir), "mkdtemp");
+	for (int i = 0; i < 3; i++)
+		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, (const char *[]){ "f", "l", "p" }[i]);
+	memset(text, 'x', 10000);
+	fd = open(path[0], O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 || write_all(fd, text, 10000) || close(fd) || symlink(path[0], path[1]) ||
+	    mkfifo(path[2], 0600))
+		goto out;
+	free(text);
+	text = NULL;
+	for (size_t max = 9999; max <= 10001; max++) {
+		fd = regular_file__open(AT_FDCWD, path[0], &size);
+		if (fd < 0 || size != 10000)
+			goto out;
+		errno = 0;
+		text = read_fd(fd, max, &len);
+		close(fd);
+		if (max < 10000 ? text || errno != EFBIG : !text || len != 10000 || text[len]) {
+			fprintf(stderr, "  read_fd at most %zu of 10000 bytes: %s\n", max,
+				text ? "read" : strerror(errno));
+			goto out;
+		}
+		free(text);
+		text = NULL;
+	}
+	if (regular_file__open(AT_FDCWD, path[1], NULL) != -ELOOP ||
+	    regular_file__open(AT_FDCWD, path[2], NULL) != -EINVAL)
+		goto out;
+	ret = TEST_OK;
+out:
+	free(text);
+	for (int i = 0; i < 3; i++)
+		unlink(path[i]);
+	rmdir(dir);
+	return ret;
+}
+
+TEST_SUITE(suite_lib_util, "lib/util", "Size, number and range parsers; bounded reads of "
+	   "files a local user may have placed", test_util, test_files);
