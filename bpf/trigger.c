@@ -110,11 +110,12 @@ static int trigger_bpf__load(struct trigger_bpf *t, const struct trigger_conds *
 	}
 	t->skel->rodata->nr_conds = c->nr;
 	t->skel->rodata->kinds = c->kinds;
-	t->skel->rodata->follow_forks = tk && tk->follow;
+	/* one decision: the fork program loads only where forks are followed */
+	t->skel->rodata->follow_forks = trigger_bpf__follows(c, tk);
 	trigger_bpf__progs(t->skel, progs, need);
 	for (int i = 0; i < TRIGGER_NR_PROGS; i++)
 		bpf_program__set_autoload(progs[i], (need[i] & c->kinds) != 0);
-	bpf_program__set_autoload(t->skel->progs.trigger_newtask, trigger_bpf__follows(c, tk));
+	bpf_program__set_autoload(t->skel->progs.trigger_newtask, t->skel->rodata->follow_forks);
 	ret = trigger__load(t->skel);
 	if (ret) {
 		snprintf(err, errsz, "%s: loading the BPF programs: %s%s", TRIGGER_BPF_WHO,
