@@ -4,8 +4,6 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/random.h>
-#include <unistd.h>
 
 static size_t slot_of(const struct id_hash *h, u64 id)
 {
@@ -22,8 +20,8 @@ static int id_hash__grow(struct id_hash *h)
 {
 	struct id_hash n = { .cap = h->cap ? h->cap * 2 : 64, .salt = h->salt };
 
-	if (!h->cap && getrandom(&n.salt, sizeof(n.salt), GRND_NONBLOCK) != sizeof(n.salt))
-		n.salt = (uintptr_t)h * 0xff51afd7ed558ccdULL ^ (u64)getpid() << 32;
+	if (!h->cap)
+		n.salt = hash_salt(h);
 
 	n.ids = calloc(n.cap, sizeof(*n.ids));
 	n.owners = calloc(n.cap, sizeof(*n.owners));

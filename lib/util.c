@@ -9,6 +9,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -153,6 +154,15 @@ fail:
 	free(buf);
 	errno = err;
 	return NULL;
+}
+
+u64 hash_salt(const void *seed)
+{
+	u64 salt;
+
+	if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
+		salt = ((uintptr_t)seed * 0xff51afd7ed558ccdULL ^ (u64)getpid() << 32) ^ now_ns();
+	return salt;
 }
 
 int regular_file__open(int dirfd, const char *name, u64 *size)

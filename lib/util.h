@@ -42,6 +42,11 @@ int parse_duration(const char *s, u64 min_ns, u64 max_ns, u64 *ns);
 u64 roundup_pow2(u64 x);
 static inline int is_pow2(u64 x) { return x && !(x & (x - 1)); }
 
+/* A random salt for a hash table whose keys come from a file or a task
+ * (crafted input must not pile into one chain): getrandom's, else made
+ * from seed (the table's address), the pid and the time. */
+u64 hash_salt(const void *seed);
+
 /* Reads a whole small file into a malloc'd NUL-terminated buffer the caller
  * frees; NULL with errno set. *len (if given) gets the byte count. */
 char *read_file(const char *path, size_t *len);

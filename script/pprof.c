@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <pprof/profile.pb-c.h>
@@ -195,8 +194,7 @@ struct pprof *pprof__new(void)
 
 	if (!p)
 		goto fail;
-	if (getrandom(&p->salt, sizeof(p->salt), GRND_NONBLOCK) != sizeof(p->salt))
-		p->salt = (uintptr_t)p * 0xff51afd7ed558ccdULL ^ (u64)getpid() << 32;
+	p->salt = hash_salt(p);
 	/* pprof's rule: the string table opens with "" */
 	if (pprof__string(p, "", 0) < 0)
 		goto fail;

@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,8 +89,7 @@ struct dsos *dsos__new(const char *buildid_dir)
 		return NULL;
 	d->nr_buckets = 256;
 	d->buckets = calloc(d->nr_buckets, sizeof(*d->buckets));
-	if (getrandom(&d->salt, sizeof(d->salt), GRND_NONBLOCK) != sizeof(d->salt))
-		d->salt = now_ns() ^ (uintptr_t)d;
+	d->salt = hash_salt(d);
 	if (!buildid_dir)
 		buildid_dir = getenv("PERF_BUILDID_DIR");
 	if (buildid_dir)
