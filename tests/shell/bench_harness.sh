@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_tracepoint syscalls sys_enter_close
-command -v cc >/dev/null || skip "no C compiler"
+need_cc
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # The sanitizers' build: the stock's variants are the normal build's run's
 # again, with nothing of this perf in them: left out, and their rows with them

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_tracepoint syscalls sys_enter_close
-command -v cc >/dev/null || skip "no C compiler"
+need_cc
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: one to keep the samples, one whose ring wraps"
 cd "$TMP" || exit 1
 # execs (COMM, MMAP2) on CPU 0, then works on CPU 1 and exits

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_root "the flight recorder's rings"
-command -v cc >/dev/null || skip "no C compiler"
+need_cc
 cd "$TMP" || exit 1
 # the stock's record writes some of its cache under ~/.debug whatever
 # --buildid-dir says: a home of the test's own

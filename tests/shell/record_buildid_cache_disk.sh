@@ -2,7 +2,7 @@
 # perf record: the build-id cache keeps a sparse binary's holes, stays within --buildid-cache-max, and a recorder killed mid-copy leaves no file
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-command -v cc >/dev/null || skip "no C compiler"
+need_cc
 command -v objcopy >/dev/null || skip "no objcopy"
 cd "$TMP" || exit 1
 export HOME=$TMP

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_root "the flight recorder's rings, and a root recorder is what a user attacks"
-command -v cc >/dev/null || skip "no C compiler"
+need_cc
 cd "$TMP" || exit 1
 export HOME=$TMP
 CACHE=$TMP/.debug

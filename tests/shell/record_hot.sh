@@ -2,7 +2,7 @@
 # perf record: a C program's hot function, attributed by the stock perf
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-command -v cc >/dev/null || skip "no C compiler"
+need_cc
 
 cat > "$TMP/hot.c" <<'C'
 volatile unsigned long sink;

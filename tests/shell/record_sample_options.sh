@@ -86,7 +86,7 @@ hasnt fp "REGS_USER"
 
 # dwarf: the stock perf unwinds a program built without frame pointers
 # from the user stack dumps
-command -v cc >/dev/null || skip "no C compiler for the dwarf check"
+need_cc "the dwarf check"
 cat > dw.c <<'C'
 volatile unsigned long sink;
 __attribute__((noinline)) void leaf_fn(void) { for (unsigned long i = 0; i < 300000000UL; i++) sink += i; }

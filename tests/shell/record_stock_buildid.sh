@@ -8,7 +8,7 @@ cd "$TMP" || exit 1
 # record_stock_shell.sh), never into the repository
 src=$(dpkg -L linux-perf 2>/dev/null | grep -m1 '/tests/shell/buildid.sh$')
 [ -r "$src" ] || skip "the linux-perf package has no tests/shell/buildid.sh"
-command -v cc > /dev/null || skip "no C compiler: buildid.sh builds its binaries with cc"
+need_cc "buildid.sh's binaries"
 command -v readelf > /dev/null || skip "no readelf (binutils): buildid.sh reads build ids with it"
 cp "$src" buildid.sh
 chmod +x buildid.sh

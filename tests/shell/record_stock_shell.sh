@@ -17,7 +17,7 @@ pipe_src=$(script_of_package pipe_test.sh)
 record_src=$(script_of_package record.sh)
 [ -r "$pipe_src" ] && [ -r "$record_src" ] ||
 	skip "the linux-perf package has no tests/shell/pipe_test.sh and record.sh"
-command -v cc > /dev/null || skip "no C compiler: pipe_test.sh builds its workload with cc"
+need_cc "pipe_test.sh's workload"
 
 route_record bin
 cp "$pipe_src" pipe_test.sh

@@ -2,7 +2,7 @@
 # perf script on --call-graph dwarf files: the user stack dumps unwound (libdw) to the stock's frames, inlined functions included, byte for byte the stock's output by default, with -F ip,sym,symoff,dso, with -F ip alone, --max-stack and -G; a file with its stack dumps and registers scrambled is read without a crash
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-command -v cc > /dev/null || skip "no cc"
+need_cc
 cd "$TMP" || exit 1
 
 cat > nest.c <<'C'

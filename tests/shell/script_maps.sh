@@ -2,7 +2,7 @@
 # perf script on --call-graph dwarf frames in memory with no file (code copied into an anonymous mapping, the [heap], SysV shared memory; a return address into the [stack]) and in a binary named /tmp/perf-*: the stock's bytes, raw addresses and where unwinding stops, by default and with -F, on files of both perfs; a hostile cwd with files named [stack], [heap], [vvar] is never opened
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-command -v cc > /dev/null || skip "no cc"
+need_cc
 cd "$TMP" || exit 1
 
 # spin() copied into memory with no file, called through a pointer

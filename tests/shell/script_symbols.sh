@@ -2,7 +2,7 @@
 # perf script -F ip,sym,dso,symoff (callchains, C++ names, the vdso, JIT code and its perf map): the same lines as the stock perf script on this perf's normal files and --overwrite dumps; symbols from a private build-id cache once the binary is gone or rebuilt; a broken binary or a FIFO in its place is [unknown], never a crash or a hang
 . "$(dirname "$0")/lib/common.sh"
 need_stock
-command -v cc >/dev/null || skip "no C compiler"
+need_cc
 cd "$TMP" || exit 1
 # neither perf may use or fill the user's build-id cache: both look in
 # $HOME/.debug by default

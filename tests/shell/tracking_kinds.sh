@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_root "loading a BPF program and making a cgroup"
-command -v cc >/dev/null || skip "no C compiler"
+need_cc
 [ -e /usr/include/linux/bpf.h ] || skip "no <linux/bpf.h> (linux-libc-dev)"
 [ "$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null)" = 1 ] ||
 	skip "the BPF JIT is off: no KSYMBOL for a program"
