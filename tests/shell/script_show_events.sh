@@ -12,8 +12,10 @@ cd "$TMP" || exit 1
 "$PERF" record -q -a --switch-events --namespaces --all-cgroups -e cpu-clock -c 100000 \
 	-o t.data -- sh -c "'$LOAD' frt_show < /dev/null > /dev/null; /bin/true; /bin/true" 2> rec.err ||
 	fail "perf record: $(head -2 rec.err)"
-# per task: context switches only, no -a (SWITCH rather than SWITCH_CPU_WIDE)
-"$PERF" record -q --switch-events -e cpu-clock -o u.data -- "$PERF" test -w spin 0.05 2> rec.err ||
+# per task: context switches only, no -a (SWITCH rather than SWITCH_CPU_WIDE);
+# a spinning task on an idle CPU may never be switched out, a sleeping one
+# always is, and switched back in when it wakes
+"$PERF" record -q --switch-events -e cpu-clock -o u.data -- sh -c "sleep 0.02; '$PERF' test -w spin 0.05" 2> rec.err ||
 	fail "perf record: $(head -2 rec.err)"
 
 same() {	# FILE PATTERN ARGS...: both perfs print the same bytes, with PATTERN
