@@ -120,10 +120,14 @@ static int test_post_dump_no_path(struct test_ctx *ctx)
 
 	(void)ctx;
 	TEST_ASSERT(saved >= 0 && getcwd(cwd, sizeof(cwd)) && mkdtemp(dir), "setup");
+	TEST_ASSERT(!post_dump__set(&pd, ": {}"), "set");
 	snprintf(log, sizeof(log), "%s.log", dir);
 	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	TEST_ASSERT(fd >= 0 && !chdir(dir) && !rmdir(dir), "a gone cwd");
-	TEST_ASSERT(!post_dump__set(&pd, ": {}"), "set");
+	/* the suites after this one run in the directory they started in */
+	if (fd < 0 || chdir(dir) || rmdir(dir)) {
+		TEST_ASSERT(!chdir(cwd), "back to %s", cwd);
+		TEST_ASSERT(0, "a gone cwd");
+	}
 	fflush(stderr);
 	dup2(fd, 2);
 	post_dump__add(&pd, "perf.data\n[ forged line ]", "signal");
