@@ -15,12 +15,17 @@ static unsigned long arg_or(int argc, const char **argv, int i, unsigned long de
 	return argc > i ? strtoul(argv[i], NULL, 0) : def;
 }
 
-static double seconds_since(const struct timespec *t0)
+static double seconds_since_on(clockid_t clock, const struct timespec *t0)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	return seconds_since_on(CLOCK_MONOTONIC, t0);
 }
 
 /* close(BASE + i) for i < N: numbered events that must come back in order;
@@ -82,20 +87,29 @@ static int workload_closebad(int argc, const char **argv)
 
 volatile unsigned long test_spin_sink;
 
-__attribute__((noinline)) static void test_spin_loop(double seconds)
+/* Spins until SECONDS went by on clock: CLOCK_MONOTONIC for a span of
+ * time, the thread's CPU clock for an amount of work whatever the CPU
+ * share (as many cpu-clock samples on a busy machine as on an idle one). */
+__attribute__((noinline)) static void test_spin_loop(clockid_t clock, double seconds)
 {
 	struct timespec t0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(clock, &t0);
 	do {
 		for (int i = 0; i < 100000; i++)
 			test_spin_sink += i;
-	} while (seconds_since(&t0) < seconds);
+	} while (seconds_since_on(clock, &t0) < seconds);
 }
 
 static int workload_spin(int argc, const char **argv)
 {
-	test_spin_loop(argc > 0 ? atof(argv[0]) : 1.0);
+	test_spin_loop(CLOCK_MONOTONIC, argc > 0 ? atof(argv[0]) : 1.0);
+	return 0;
+}
+
+static int workload_spin_cpu(int argc, const char **argv)
+{
+	test_spin_loop(CLOCK_THREAD_CPUTIME_ID, argc > 0 ? atof(argv[0]) : 1.0);
 	return 0;
 }
 
@@ -130,7 +144,7 @@ static int workload_hop(int argc, const char **argv)
 
 /* N prctl(PR_SET_NAME): N sys_enter_prctl samples and N COMM records. With
  * "wait", it then prints "renamed N" and lives on, its COMMs still current,
- * until SIGUSR1, and spins 0.2 s: a tracking log that only grows, and samples
+ * until SIGUSR1, and spins 0.2 s of CPU time: a tracking log that only grows, and samples
  * after whatever the test did meanwhile. */
 static int workload_prctl(int argc, const char **argv)
 {
@@ -153,7 +167,7 @@ static int workload_prctl(int argc, const char **argv)
 	fflush(stdout);
 	if (sigwait(&usr1, &sig))
 		return 1;
-	test_spin_loop(0.2);
+	test_spin_loop(CLOCK_THREAD_CPUTIME_ID, 0.2);
 	return 0;
 }
 
@@ -166,7 +180,7 @@ static int workload_forks(int argc, const char **argv)
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			test_spin_loop(0.01);
+			test_spin_loop(CLOCK_MONOTONIC, 0.01);
 			_exit(0);
 		}
 		if (pid > 0)
@@ -183,6 +197,7 @@ int test_workload(const char *name, int argc, const char **argv)
 	} wl[] = {
 		{ "closes", workload_closes },
 		{ "spin", workload_spin },
+		{ "spin-cpu", workload_spin_cpu },
 		{ "prctl", workload_prctl },
 		{ "forks", workload_forks },
 		{ "hop", workload_hop },
@@ -193,6 +208,6 @@ int test_workload(const char *name, int argc, const char **argv)
 	for (size_t i = 0; i < sizeof(wl) / sizeof(wl[0]); i++)
 		if (!strcmp(wl[i].name, name))
 			return wl[i].fn(argc, argv);
-	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, prctl, forks, hop, closebad, paced)\n", name);
+	fprintf(stderr, "perf test: unknown workload '%s' (closes, spin, spin-cpu, prctl, forks, hop, closebad, paced)\n", name);
 	return 1;
 }

@@ -8,7 +8,7 @@ FIELDS=comm,tid,time,period,event,ip
 
 # 1. many samples, level 3 (a record stands for at most 63K, a count of
 # bytes, not of records: samples straddle records)
-"$PERF" record -z3 -m 16 -e cpu-clock -c 100000 -o z.data -- "$PERF" test -w spin 0.5 \
+"$PERF" record -z3 -m 16 -e cpu-clock -c 100000 -o z.data -- "$PERF" test -w spin-cpu 0.5 \
 	2> rec.err || fail "record -z3: $(cat rec.err)"
 line=$(grep 'Captured and wrote' rec.err)
 echo "$line" | grep -Eq '^\[ perf record: Captured and wrote [0-9.]+ MB z\.data \([0-9]+ samples\), compressed \(original [0-9.]+ MB, ratio is [0-9]+\.[0-9]{3}\) \]$' ||
@@ -63,7 +63,7 @@ st=$?
 # 5. a flight-recorder dump with -z: every staged buffer of the merged
 # records goes out as COMPRESSED records; the stock perf reads the dump
 # to the same samples as this perf's reader, as many as were written
-"$PERF" record -z --overwrite -e cpu-clock -c 50000 -o fr.data -- "$PERF" test -w spin 0.3 \
+"$PERF" record -z --overwrite -e cpu-clock -c 50000 -o fr.data -- "$PERF" test -w spin-cpu 0.3 \
 	2> fr.err || fail "record -z --overwrite: $(cat fr.err)"
 # without --switch-output, the dump at the end is -o itself
 dump=fr.data
