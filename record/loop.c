@@ -337,14 +337,19 @@ int record__loop(struct record *rec, int *why_out)
 				if (pfd[i].revents)
 					pr_err("poll: fd %d revents %#x\n", pfd[i].fd, pfd[i].revents);
 		record__serve_fixed(rec, pfd, &why);
-		if (why != RECORD_RUNNING)
-			break;
+		if (why == RECORD_STOP_SIGNAL)
+			break;	/* a user's stop wins over everything queued */
 		alive = rec->threads ? drain_threads__alive(rec->threads) :
 			record__watch_events(rec, pfd, nr, alive);
 		if (!alive && !rec->opts.workload)
 			why = RECORD_STOP_HUP;
-		record__delay_step(rec, &why);
-		w = record__drain_ready(rec);
+		if (why == RECORD_RUNNING)
+			record__delay_step(rec, &why);
+		/* the tasks ended: a trigger they fired before, still in a ring
+		 * no wakeup announced, gets its switch before the last dump
+		 * (--threads: their drain is theirs, to the end) */
+		w = why == RECORD_RUNNING || rec->threads ? record__drain_ready(rec) :
+		    record__drain(rec);
 		if (w < 0) {
 			err = w;
 			break;
