@@ -48,17 +48,22 @@ echo "$r" | grep -q "bt-other" && fail "workload: a task outside it fired: $r"
 echo "$r" | grep "^offcpu>100ms:" | grep -Ev ": (sh|bt-nap) pid " &&
 	fail "workload: a condition without qualifier fired for another task: $r"
 
-# -p: the process and the child it forks
-mkfifo g1
-bash -c 'read _ < g1; ./bt-nap 0.3' &
+# -p: the process and the child it forks; the process lives on until its
+# child's span fired a dump, then the recorder ends with it
+mkfifo g1 g2
+bash -c 'read _ < g1; ./bt-nap 0.3; read _ < g2' &
 p=$!
 BG_PIDS+=($p)
-"$PERF" record -q "${flight[@]}" -p $p --switch-output-when='offcpu>100ms' -o pp.data 2> pp.err &
+"$PERF" record -v "${flight[@]}" -p $p --switch-output-when='offcpu>100ms' -o pp.data 2> pp.err &
 rp=$!
 BG_PIDS+=($rp)
 wait_ready $rp
 ./bt-other 0.3 || fail "bt-other"
 echo > g1
+for ((i = 0; i < 3000; i++)); do grep -q 'Dump pp\.data' pp.err && break; sleep 0.01; done
+grep -q 'Dump pp\.data' pp.err ||
+	fail "-p: no dump 30 s after bt-nap's block: $(grep -v '^libbpf\|^ *BPF' pp.err | tail -8)"
+echo > g2
 wait $p || fail "bash -c"
 # it ends with its target, or of the SIGINT if it has not yet: nothing else
 kill -INT $rp 2>/dev/null
@@ -68,7 +73,7 @@ wait $rp || st=$?
 r=$(records pp)
 log "-p: $r"
 echo "$r" | grep -Eq "^offcpu>100ms: bt-nap pid [0-9]+ tid [0-9]+ offcpu" ||
-	fail "-p: no record of its child bt-nap: $r $(cat pp.err)"
+	fail "-p: no record of its child bt-nap: $r $(grep -v '^libbpf\|^ *BPF' pp.err | tail -8)"
 echo "$r" | grep -q "bt-other" && fail "-p: a task outside it fired: $r"
 
 # migrate COMM SECONDS: COMM sleeps SECONDS on CPU 0, moved to CPU 1 while
