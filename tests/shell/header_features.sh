@@ -70,11 +70,14 @@ stock_header ours ours.data
 same_as_stock ours stock
 own_reads ours.data
 
-# 2. a flight dump on SIGUSR2, and the one at the end
-"$PERF" record --overwrite --switch-output -o fr.data -- sleep 30 2> fr.err &
+# 2. a flight dump on SIGUSR2, and the one at the end (the workload runs
+# 50 ms of CPU first: a dump of a sleep's start alone may hold no sample)
+"$PERF" record --overwrite --switch-output -o fr.data -- \
+	sh -c "'$PERF' test -w spin-cpu 0.05; exec sleep 30" 2> fr.err &
 rec=$!
 BG_PIDS+=($rec)
 wait_ready $rec
+wait_exec "$(pgrep -P $rec)" sleep
 kill -USR2 $rec
 wait_line fr.err 'Dump fr.data'
 kill -INT $rec

@@ -194,6 +194,8 @@ check_file "$f" "$TMP/rcache" hot	# the last: the rest of a long run
 start_rec fl dcache --overwrite --switch-output -e cpu-clock \
 	-- "$HOT" 4000000000
 wait_exec $(pgrep -P $rec) bidhot
+# past its start (reading /dev/zero): the dump has samples in its own code
+wait_cpu "$(pgrep -P $rec)" 0.1
 dump_and_stop fl
 check_file "$dump" "$TMP/dcache" hot
 # perf archive packs a dump's binaries too, with nothing missing
