@@ -62,10 +62,14 @@ ls | grep -q '\.tmp' && fail "temporary files left"
 rec=$!
 BG_PIDS+=($rec)
 # as soon as perf has SIGUSR2 blocked (bit 12 of SigBlk), in the middle of set-up
-for i in $(seq 500); do
+# (no sleep between looks: the set-up is short; 30 s at most, and never a
+# SIGUSR2 before it is blocked, whose default action would kill perf)
+blocked=
+for ((end = SECONDS + 30; SECONDS < end; )); do
 	blk=$(awk '/^SigBlk/ {print $2}' /proc/$rec/status 2>/dev/null)
-	[ -n "$blk" ] && [ $((0x$blk & 0x800)) -ne 0 ] && break
+	[ -n "$blk" ] && [ $((0x$blk & 0x800)) -ne 0 ] && blocked=1 && break
 done
+[ -n "$blocked" ] || fail "perf never blocked SIGUSR2 (SigBlk ${blk:-gone})"
 kill -USR2 $rec 2>/dev/null
 wait_ready $rec
 stormed() { compgen -G 'storm.data.*' > /dev/null; }

@@ -22,6 +22,8 @@ for i in 1 2 3 4; do
 	kill -USR2 $rec
 	wait_until "dump $i not written: $(cat rec.err)" dumps $i
 done
+# the last dump's own events: the workload runs on after the fourth
+wait_cpu $work 0.05
 kill -TERM $work
 wait $rec
 rc=$?

@@ -60,10 +60,10 @@ span=$(after "$first" 299)
 awk -v s=$span 'BEGIN { exit !(s < 0.3) }' || fail "no delay: the dump ends $span s after the trigger"
 
 # a trigger during the delay starts no window of its own: two triggers
-# 0.2 s apart, one dump 0.6 s after the first, none 0.6 s after the second
-# (200 paced events, not 400: the paces are relative sleeps, each a little
+# 0.1 s apart, one dump 0.6 s after the first, none 0.6 s after the second
+# (100 paced events, not 400: the paces are relative sleeps, each a little
 # over 1 ms, and 400 of them on a loaded machine once took over 0.6 s)
-paced mg.data 7200000 300,500 --switch-output-delay=600ms
+paced mg.data 7200000 300,400 --switch-output-delay=600ms
 [ "$(ls mg.data.* | wc -l)" -eq 2 ] || fail "merged triggers: $(ls mg.data.*), want 2 dumps"
 all_once mg.data 7200000
 span=$(after "$(ls mg.data.* | head -1)" 299)

@@ -131,7 +131,7 @@ if grep -q . /sys/kernel/tracing/events/syscalls/sys_enter_close/id 2>/dev/null;
 	# --exclude-perf: perf's own writes to its file are recorded without it,
 	# and none with it, while every write of the workload is
 	for x in "" --exclude-perf; do
-		"$PERF" record -q -m 1M -a -c 1 -e syscalls:sys_enter_write,syscalls:sys_enter_writev $x \
+		"$PERF" record -q -m 16M -a -c 1 -e syscalls:sys_enter_write,syscalls:sys_enter_writev $x \
 			-o self.data -- dd if=/dev/zero of=/dev/null bs=1 count=20000 2> self.err &
 		recpid=$!
 		wait $recpid || fail "record $x: $(cat self.err)"

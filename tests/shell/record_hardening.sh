@@ -43,7 +43,7 @@ grep -q "newdir/: ends in '/'" slash.err || fail "-o newdir/: $(cat slash.err)"
 # clean, and the workload runs on to give its own exit status
 mount_tmpfs small size=512K
 "$PERF" record -e cpu-clock -c 20000 -m 64K -o small/full.data -- \
-	sh -c '"$0" test -w spin 1.5; exit 5' "$PERF" 2> full.err
+	sh -c '"$0" test -w spin-cpu 1.5; exit 5' "$PERF" 2> full.err
 rc=$?
 [ $rc -eq 5 ] || fail "full disk: exit $rc, want the workload's 5 ($(cat full.err))"
 grep -q "perf record: writing small/full.data: No space left on device: recording stopped, what was written is kept" full.err ||

@@ -256,7 +256,7 @@ rounds() {	# NAME: the byte gaps between FINISHED_ROUNDs, the last (the end's) l
 	"$STOCK" report -D -i "$1.data" 2>/dev/null | awk '/PERF_RECORD_FINISHED_ROUND/ { print $2 }' | hex2dec |
 		awk 'NR > 1 { print $1 - prev } { prev = $1 }' | sed '$d'
 }
-for spec in "1 0 -m 128" "16K 16384 -m 128" "1G 4096 -m 4"; do
+for spec in "1 0 -m 128" "16K 16384 -m 128" "1G 16384 -m 16"; do
 	read -r flush min m pages <<< "$spec"
 	"$PERF" record -q $m $pages --mmap-flush=$flush --no-buffering -c 50000 -e cpu-clock -o mf.data -- \
 		"$PERF" test -w spin 0.5 2> mf.err || fail "--mmap-flush=$flush: $(cat mf.err)"

@@ -8,9 +8,10 @@ LOAD=$(dirname "$(readlink -f "$PERF")")/bpf-load
 cd "$TMP" || exit 1
 
 # -a with a BPF program loaded and unloaded (KSYMBOL, BPF_EVENT), tasks
-# forked (NAMESPACES), the switches between them and the cgroups
+# forked (NAMESPACES), the switches between them (one task on each CPU:
+# -C 1 has switches to compare) and the cgroups
 "$PERF" record -q -a --switch-events --namespaces --all-cgroups -e cpu-clock -c 100000 \
-	-o t.data -- sh -c "'$LOAD' frt_show < /dev/null > /dev/null; /bin/true; /bin/true" 2> rec.err ||
+	-o t.data -- sh -c "'$LOAD' frt_show < /dev/null > /dev/null; taskset -c 1 /bin/true; taskset -c 0 /bin/true" 2> rec.err ||
 	fail "perf record: $(head -2 rec.err)"
 # per task: context switches only, no -a (SWITCH rather than SWITCH_CPU_WIDE);
 # a spinning task on an idle CPU may never be switched out, a sleeping one

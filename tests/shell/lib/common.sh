@@ -162,7 +162,7 @@ ended() { ! kill -0 "$1" 2>/dev/null; }
 # Waits (5 s at most: SIGINT must end a recorder within a second plus the
 # dump in progress) until PID is gone; fails naming WHAT if it is not.
 wait_gone() {
-	for _ in $(seq 50); do ended "$1" && return 0; sleep 0.1; done
+	for _ in $(seq 500); do ended "$1" && return 0; sleep 0.01; done
 	fail "$2: the recorder did not end within 5 s"
 }
 
