@@ -83,9 +83,11 @@ read -r -t 10 answer <&7 || fail "normal mode: no ack for snapshot"
 wait $rec || fail "normal mode with --control: exit status"
 [ -f nc.data ] && ! ls nc.data.* >/dev/null 2>&1 || fail "--control renamed the output: $(ls nc.data*)"
 
-# kill -9 while writing: the file being written has no name, nothing stays
-# (where the filesystem has no O_TMPFILE, the next run removes the
-# leftover of the dead one: checked after the second run)
+# kill -9 while writing: the file being written has no name, nothing stays;
+# a kill in the set-up's instant when its O_TMPFILE probe has a name, or on
+# a filesystem without O_TMPFILE, leaves a hidden leftover that the next
+# run to the same name removes (the dead run's pid is in it): checked after
+# that second run
 "$PERF" record -q -e cpu-clock -o k9.data -- "$PERF" test -w spin 10 &
 rec=$!
 BG_PIDS+=($rec)
@@ -95,6 +97,7 @@ child=$(pgrep -P $rec)
 kill -9 $rec
 wait $rec 2>/dev/null
 [ -n "$child" ] && kill $child 2>/dev/null
-"$PERF" record -q -e cpu-clock -o other.data -- true 2>/dev/null
-ls -a | grep -q 'k9\.data' && fail "kill -9 left: $(ls -a | grep k9)"
+[ -e k9.data ] && fail "kill -9: k9.data was named"
+"$PERF" record -q -e cpu-clock -o k9.data -- true 2>/dev/null
+ls -a | grep -q '^\.k9\.data' && fail "kill -9 left: $(ls -a | grep k9)"
 exit 0
