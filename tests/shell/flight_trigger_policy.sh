@@ -1,5 +1,5 @@
 #!/bin/bash
-# --switch-output-delay dumps what followed the trigger too, a trigger during the delay joins it; --switch-output-max-rate drops and counts triggers beyond N per period, acks dropped snapshots
+# --switch-output-delay dumps what followed the trigger too, a trigger during the delay joins it; --switch-output-max-rate drops and counts triggers beyond N per period, acks dropped snapshots; a trigger read in the round that reaps the workload still gets its dump
 . "$(dirname "$0")/lib/common.sh"
 need_stock
 need_tracepoint syscalls sys_enter_close
@@ -101,6 +101,29 @@ done
 [ "$(ls ct.data.* 2>/dev/null | wc -l)" -eq 1 ] || fail "rate limit 1/1h: $(ls ct.data.*) after 3 snapshots"
 kill -INT $rec
 wait_gone $rec "rate-limited control"
+
+# a trigger read in the same round as the workload's end: the recorder
+# stopped (SIGSTOP) while the workload fires it and exits, then resumed
+# with both the ring and the SIGCHLD pending: the trigger gets its dump
+# (all 100 numbers), then the exit's finds nothing new
+mkfifo go
+"$PERF" record --overwrite --switch-output-event=syscalls:sys_enter_kill -c 1 \
+	-e syscalls:sys_enter_close -o re.data -- \
+	sh -c "read _ < go; exec '$PERF' test -w paced 100 7500000 0 50" 2> re.err &
+rec=$!
+BG_PIDS+=($rec)
+wait_ready $rec
+work=$(pgrep -P $rec)
+kill -STOP $rec
+echo > go
+zombie() { [ "$(awk '{ print $3 }' "/proc/$work/stat" 2>/dev/null)" = Z ]; }
+wait_until "the workload $work did not end" zombie
+kill -CONT $rec
+wait $rec || fail "reaped trigger: recorder status $?: $(cat re.err)"
+[ "$(grep -c '^\[ perf record: Dump re\.data\.' re.err)" = 1 ] &&
+	grep -q '^\[ perf record: No samples since the last dump: nothing written \]$' re.err ||
+	fail "reaped trigger: no dump of its own before the exit's: $(cat re.err)"
+[ "$(numbered re.data.* 7500000 | wc -l)" = 100 ] || fail "reaped trigger: $(numbered re.data.* 7500000 | wc -l) of 100 numbers"
 
 # bad values: one line naming the option, exit 129
 for bad in "--switch-output-delay=5" "--switch-output-delay=0ms" "--switch-output-delay=2d" \
