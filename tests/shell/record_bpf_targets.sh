@@ -60,9 +60,7 @@ BG_PIDS+=($rp)
 wait_ready $rp
 ./bt-other 0.3 || fail "bt-other"
 echo > g1
-for ((i = 0; i < 3000; i++)); do grep -q 'Dump pp\.data' pp.err && break; sleep 0.01; done
-grep -q 'Dump pp\.data' pp.err ||
-	fail "-p: no dump 30 s after bt-nap's block: $(grep -v '^libbpf\|^ *BPF' pp.err | tail -8)"
+wait_line pp.err 'Dump pp\.data'
 echo > g2
 wait $p || fail "bash -c"
 # it ends with its target, or of the SIGINT if it has not yet: nothing else

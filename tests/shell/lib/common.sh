@@ -176,9 +176,15 @@ wait_stopped() {	# PID SIG
 	[ "$st" = $((128 + $(kill -l "$2"))) ]
 }
 
-# Waits until FILE has a line matching the grep PATTERN.
+# Waits until FILE has a line matching the grep PATTERN; a failure says
+# how FILE ended then (what a recorder last said), not when the wait began.
 wait_line() {
-	wait_until "no line '$2' in $1" grep -q -- "$2" "$1"
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	fail "no line '$2' in $1 after 30 s; it ends: $(grep -v '^libbpf' "$1" 2>/dev/null | tail -6 | tr '\n' ';')"
 }
 
 # Waits until recorder PID is in its main loop: its rings are mapped and it
