@@ -98,6 +98,8 @@ kill -9 $rec
 wait $rec 2>/dev/null
 [ -n "$child" ] && kill $child 2>/dev/null
 [ -e k9.data ] && fail "kill -9: k9.data was named"
+# the file being written had no name: at most the probe's can be there
+ls -a | grep '^\.k9\.data' | grep -qv '\.probe$' && fail "kill -9 left a named file: $(ls -a | grep k9)"
 "$PERF" record -q -e cpu-clock -o k9.data -- true 2>/dev/null
 ls -a | grep -q '^\.k9\.data' && fail "kill -9 left: $(ls -a | grep k9)"
 exit 0
