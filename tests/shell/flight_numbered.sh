@@ -20,7 +20,7 @@ dumps() { [ "$(grep -c '^\[ perf record: Dump fr\.data' rec.err)" -ge "$1" ]; }
 for i in 1 2 3 4; do
 	sleep 0.45	# the workload's pace, not a readiness wait: events to dump
 	kill -USR2 $rec
-	wait_until "dump $i not written: $(cat rec.err)" dumps $i
+	WAIT_LOG=rec.err wait_until "dump $i not written" dumps $i
 done
 # the last dump's own events: the workload runs on after the fourth
 wait_cpu $work 0.05

@@ -71,7 +71,7 @@ copying() {
 	done
 	return 1
 }
-wait_until "the recorder never copied first into the cache: $(cat kill.err)" copying
+WAIT_LOG=kill.err wait_until "the recorder never copied first into the cache" copying
 kill -9 $rec
 { wait $tracer; } 2>/dev/null
 left=$(find "$TMP/kcache" -type f -path "*${first_bid}*")

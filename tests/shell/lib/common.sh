@@ -146,7 +146,9 @@ wait_exec() {
 	fail "$1 is not $2 after 30 s"
 }
 
-# Polls until CMD succeeds; fails with WHAT after 30 s.
+# Polls until CMD succeeds; fails with WHAT after 30 s. With WAIT_LOG set
+# (WAIT_LOG=rec.err wait_until ...), the failure ends with how that file
+# ended then (what a recorder last said), not how it was when the wait began.
 wait_until() {	# WHAT CMD...
 	local what=$1 i
 	shift
@@ -154,7 +156,8 @@ wait_until() {	# WHAT CMD...
 		"$@" 2>/dev/null && return 0
 		sleep 0.01
 	done
-	fail "$what after 30 s"
+	fail "$what after 30 s${WAIT_LOG:+; $WAIT_LOG ends: $(grep -v '^libbpf' "$WAIT_LOG" 2>/dev/null |
+		tail -6 | tr '\n' ';')}"
 }
 
 ended() { ! kill -0 "$1" 2>/dev/null; }
@@ -177,14 +180,9 @@ wait_stopped() {	# PID SIG
 }
 
 # Waits until FILE has a line matching the grep PATTERN; a failure says
-# how FILE ended then (what a recorder last said), not when the wait began.
+# how FILE ended.
 wait_line() {
-	local i
-	for ((i = 0; i < 3000; i++)); do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.01
-	done
-	fail "no line '$2' in $1 after 30 s; it ends: $(grep -v '^libbpf' "$1" 2>/dev/null | tail -6 | tr '\n' ';')"
+	WAIT_LOG=$1 wait_until "no line '$2' in $1" grep -q -- "$2" "$1"
 }
 
 # Waits until recorder PID is in its main loop: its rings are mapped and it
